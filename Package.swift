@@ -1,0 +1,63 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "dfu-update",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "NordicDFU", targets: ["NordicDFU"]),
+        .library(name: "DFUSimulator", targets: ["DFUSimulator"]),
+        .library(name: "BlueZ", targets: ["BlueZ"]),
+        .executable(name: "dfu-update", targets: ["dfu-update"]),
+        .executable(name: "dfu-bench", targets: ["dfu-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(
+            name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+
+        // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // The vocabulary of a GATT central. Knows nothing of D-Bus or Nordic.
+        .target(name: "GATT"),
+        // GATT implemented on org.bluez.
+        .target(name: "BlueZ", dependencies: ["DBus", "GATT"]),
+        // The library users import: packages, wire protocols, the update engine.
+        .target(
+            name: "NordicDFU",
+            dependencies: [
+                "CZip", "GATT",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Package/dfu-cc.proto"]),
+        // A model of an nRF5 device, reached through the GATT protocols.
+        .target(name: "DFUSimulator", dependencies: ["NordicDFU", "GATT"]),
+
+        .executableTarget(
+            name: "dfu-update",
+            dependencies: [
+                "NordicDFU", "DFUSimulator", "BlueZ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "dfu-bench",
+            dependencies: [
+                "NordicDFU", "DFUSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "GATTTests", dependencies: ["GATT"]),
+        .testTarget(name: "NordicDFUTests", dependencies: ["NordicDFU"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
+        .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// The DBus module; see docs/architecture.md.
+import CDBus

@@ -1,0 +1,1 @@
+// The DFUSimulator module; see docs/architecture.md.

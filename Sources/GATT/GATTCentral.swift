@@ -1,0 +1,84 @@
+/// The central side of a GATT transport: finds devices and connects to them.
+///
+/// Implemented on BlueZ (`BlueZ` module) and by the in-process simulated device
+/// (`DFUSimulator`). Every wait is bounded by the timeout the caller gives.
+public protocol GATTCentral: Sendable {
+    /// The time base on which this transport's links run.
+    var linkTime: any LinkTime { get }
+
+    /// Advertisements that pass `filter`, each device reported again when its data changes; the
+    /// stream finishes when `timeout` has passed or the consumer stops iterating.
+    func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error>
+
+    /// Connects and resolves services. A name is looked up by scanning first.
+    /// Throws `GATTError.connectionFailed` or `.timeout`.
+    func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral
+}
+
+/// A connected device.
+public protocol GATTPeripheral: AnyObject, Sendable {
+    /// `AA:BB:CC:DD:EE:FF`, upper case.
+    var address: String { get }
+    /// The advertised or GAP name, when known.
+    var name: String? { get }
+    /// The ATT MTU in use on this link.
+    var mtu: Int { get async }
+    /// Whether the link is still up.
+    var isConnected: Bool { get async }
+
+    /// The services found on the device, each with its characteristics.
+    func services() async throws -> [GATTService]
+
+    /// Drops the link; returns once it is down. Does nothing when it is already down.
+    func disconnect() async
+
+    /// Returns once the link is down (for any reason); throws `GATTError.timeout` otherwise.
+    func waitForDisconnection(timeout: Duration) async throws
+}
+
+/// A primary service and its characteristics.
+public struct GATTService: Sendable {
+    public var uuid: BluetoothUUID
+    public var characteristics: [any GATTCharacteristic]
+
+    public init(uuid: BluetoothUUID, characteristics: [any GATTCharacteristic]) {
+        self.uuid = uuid
+        self.characteristics = characteristics
+    }
+
+    /// The first characteristic with `uuid`, if any.
+    public func characteristic(_ uuid: BluetoothUUID) -> (any GATTCharacteristic)? {
+        characteristics.first { $0.uuid == uuid }
+    }
+}
+
+extension GATTPeripheral {
+    /// The first service with `uuid`, if the device has one.
+    public func service(_ uuid: BluetoothUUID) async throws -> GATTService? {
+        try await services().first { $0.uuid == uuid }
+    }
+}
+
+/// One characteristic of a connected device.
+public protocol GATTCharacteristic: AnyObject, Sendable {
+    var uuid: BluetoothUUID { get }
+    var serviceUUID: BluetoothUUID { get }
+    var properties: CharacteristicProperties { get }
+
+    /// Largest value `writeWithoutResponse` delivers intact on this link.
+    var maximumWriteWithoutResponseLength: Int { get async }
+
+    func read(timeout: Duration) async throws -> [UInt8]
+
+    /// Write request: returns when the device acknowledged it.
+    func write(_ value: [UInt8], timeout: Duration) async throws
+
+    /// Write command: returns once the value is queued on the link. Suspends while the link's
+    /// queue is full (flow control), so a sender cannot outrun the radio.
+    func writeWithoutResponse(_ value: [UInt8]) async throws
+
+    /// Enables notifications (or indications, whichever the characteristic offers) and returns
+    /// the values as they arrive. The stream ends with `GATTError.disconnected` when the link
+    /// drops, and cancelling its iteration unsubscribes.
+    func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error>
+}

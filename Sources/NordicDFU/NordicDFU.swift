@@ -1,0 +1,1 @@
+// The NordicDFU library; see docs/architecture.md.

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The exit codes of docs/cli-contract.md ("Exit codes").
+extension ExitCode {
+    static let updateFailed = ExitCode(1)
+    static let usage = ExitCode(64)
+    static let invalidPackage = ExitCode(65)
+    static let fileNotFound = ExitCode(66)
+    static let bluetoothUnavailable = ExitCode(69)
+    static let interrupted = ExitCode(130)
+}

@@ -1,0 +1,35 @@
+import GATT
+import XCTest
+
+final class AddressAndUUIDTests: XCTestCase {
+    func testShortUUIDExpandsOverBluetoothBase() {
+        XCTAssertEqual(BluetoothUUID("FE59")?.uuidString, "0000fe59-0000-1000-8000-00805f9b34fb")
+        XCTAssertEqual(BluetoothUUID(short: 0x2A26), BluetoothUUID("00002A26-0000-1000-8000-00805F9B34FB"))
+        XCTAssertNil(BluetoothUUID("8ec900011f3154f609fb8838830daea50"))
+        XCTAssertEqual(
+            BluetoothUUID("8EC90001F3154F609FB8838830DAEA50")?.uuidString,
+            "8ec90001-f315-4f60-9fb8-838830daea50")
+        XCTAssertEqual(BluetoothUUID("FE59")?.shortValue, 0xFE59)
+        XCTAssertNil(BluetoothUUID("8EC90001-F315-4F60-9FB8-838830DAEA50")?.shortValue)
+        XCTAssertNil(BluetoothUUID("FG59"))
+        XCTAssertNil(BluetoothUUID("FE5"))
+    }
+
+    func testAddressPlusOneWrapsWithoutCarry() {
+        XCTAssertEqual(BluetoothAddress("AA:BB:CC:DD:EE:45")?.incremented.description, "AA:BB:CC:DD:EE:46")
+        XCTAssertEqual(BluetoothAddress("aa:bb:cc:dd:ee:ff")?.incremented.description, "AA:BB:CC:DD:EE:00")
+        XCTAssertNil(BluetoothAddress("AA:BB:CC:DD:EE"))
+        XCTAssertNil(BluetoothAddress("AA:BB:CC:DD:EE:GG"))
+    }
+
+    func testDeviceIdentifierTellsAddressFromName() {
+        XCTAssertEqual(DeviceIdentifier("c0:de:00:00:00:10"), .address("C0:DE:00:00:00:10"))
+        XCTAssertEqual(DeviceIdentifier("Thermo-7"), .name("Thermo-7"))
+    }
+
+    func testPropertiesRoundTripBlueZFlagNames() {
+        let properties = CharacteristicProperties(flagNames: ["write", "notify", "extended-properties"])
+        XCTAssertEqual(properties, [.write, .notify])
+        XCTAssertEqual(properties.flagNames, ["write", "notify"])
+    }
+}
