@@ -22,6 +22,9 @@ let package = Package(
             name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // zlib, only for dfu-bench to compare our CRC-32 with.
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus"]),
@@ -50,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-bench",
             dependencies: [
-                "NordicDFU", "DFUSimulator",
+                "NordicDFU", "DFUSimulator", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
