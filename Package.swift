@@ -58,7 +58,9 @@ let package = Package(
             ]),
 
         .testTarget(name: "GATTTests", dependencies: ["GATT"]),
-        .testTarget(name: "NordicDFUTests", dependencies: ["NordicDFU"]),
+        .testTarget(
+            name: "NordicDFUTests",
+            dependencies: ["NordicDFU", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),

@@ -11,8 +11,7 @@
 /// ```
 ///
 /// Runs slicing-by-16 (eight interleaved slicing-by-8 lanes on long buffers) over 16 KiB of
-/// tables and allocates nothing, so it can be called on every
-/// packet of a transfer.
+/// tables and allocates nothing, so it can be called on every packet of a transfer.
 public struct CRC32: Sendable, Hashable {
     /// The register, kept inverted between updates.
     private var state: UInt32
@@ -124,10 +123,13 @@ public struct CRC32: Sendable, Hashable {
         }
         // Registers are inverted CRC values; combine works on values.
         let shift = CRC32Combination.shift(byBytes: laneLength)
-        var value = ~crc0
-        for crc in [crc1, crc2, crc3, crc4, crc5, crc6, crc7] {
-            value = CRC32Combination.combine(value, ~crc, shift: shift)
-        }
+        var value = CRC32Combination.combine(~crc0, ~crc1, shift: shift)
+        value = CRC32Combination.combine(value, ~crc2, shift: shift)
+        value = CRC32Combination.combine(value, ~crc3, shift: shift)
+        value = CRC32Combination.combine(value, ~crc4, shift: shift)
+        value = CRC32Combination.combine(value, ~crc5, shift: shift)
+        value = CRC32Combination.combine(value, ~crc6, shift: shift)
+        value = CRC32Combination.combine(value, ~crc7, shift: shift)
         return ~value
     }
 
