@@ -26,16 +26,21 @@ final class ZipArchive {
             throw DFUPackageError(.invalidZip, file: fileName, reason: "the file is empty (0 bytes)")
         }
         do {
-            // ZIP_CHECKCONS makes libzip compare every local header with the central directory.
-            archive = try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS)
-        } catch let code {
-            throw Self.diagnoseOpenFailure(code, base: base, count: bytes.count, fileName: fileName)
+            archive = try Self.open(base, count: bytes.count, flags: ZIP_RDONLY)
+        } catch let failure {
+            throw Self.diagnose(failure, fileName: fileName)
         }
+        // Every stored property is set by now, so a throw from here on runs deinit, which
+        // discards the archive.
+        entries = try Self.readDirectory(of: archive, fileName: fileName)
+        // Only once the entries are known good: libzip's stricter pass compares every local
+        // header with the central directory (it would also refuse some of the above, less clearly).
         do {
-            entries = try Self.readDirectory(of: archive, fileName: fileName)
-        } catch {
-            zip_discard(archive)
-            throw error
+            zip_discard(try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS))
+        } catch let failure {
+            throw DFUPackageError(
+                .invalidZip, file: fileName,
+                reason: "the zip is damaged: its local headers and central directory disagree (\(failure.text))")
         }
     }
 
@@ -70,31 +75,15 @@ final class ZipArchive {
         return archive
     }
 
-    /// Tells apart why libzip refused the archive. libzip reports duplicate names only as an
-    /// inconsistency under ZIP_CHECKCONS, so on one the archive is opened again leniently to see
-    /// whether names repeat.
-    private static func diagnoseOpenFailure(
-        _ libzipError: LibzipError, base: UnsafeRawPointer, count: Int, fileName: String
-    ) -> DFUPackageError {
-        switch libzipError.code {
+    private static func diagnose(_ failure: LibzipError, fileName: String) -> DFUPackageError {
+        switch failure.code {
         case ZIP_ER_NOZIP:
             return DFUPackageError(
-                .invalidZip, file: fileName,
-                reason: "not a zip archive (no end-of-central-directory record found)")
-        case ZIP_ER_INCONS:
-            if let lenient = try? open(base, count: count, flags: ZIP_RDONLY) {
-                defer { zip_discard(lenient) }
-                do throws(DFUPackageError) {
-                    _ = try readDirectory(of: lenient, fileName: fileName)
-                } catch where error.kind != .invalidZip {
-                    return error
-                } catch {}
-            }
-            return DFUPackageError(
-                .invalidZip, file: fileName,
-                reason: "the zip is damaged: its local headers and central directory disagree (\(libzipError.text))")
+                .invalidZip, file: fileName, reason: "not a zip archive (no end-of-central-directory record found)")
+        case ZIP_ER_EXISTS:
+            return DFUPackageError(.duplicateEntry, file: fileName, reason: "two entries share a name")
         default:
-            return DFUPackageError(.invalidZip, file: fileName, reason: "the zip is damaged (\(libzipError.text))")
+            return DFUPackageError(.invalidZip, file: fileName, reason: "the zip is damaged (\(failure.text))")
         }
     }
 
