@@ -22,6 +22,9 @@ let package = Package(
             name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // zlib, only for dfu-bench to compare our CRC-32 with.
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus"]),
@@ -50,12 +53,14 @@ let package = Package(
         .executableTarget(
             name: "dfu-bench",
             dependencies: [
-                "NordicDFU", "DFUSimulator",
+                "NordicDFU", "DFUSimulator", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "GATTTests", dependencies: ["GATT"]),
-        .testTarget(name: "NordicDFUTests", dependencies: ["NordicDFU"]),
+        .testTarget(
+            name: "NordicDFUTests",
+            dependencies: ["NordicDFU", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
