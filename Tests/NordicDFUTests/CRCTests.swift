@@ -55,7 +55,8 @@ final class CRCTests: XCTestCase {
         var generator = SplitMix64(seed: 9)
         let data = (0..<300).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         for length in 0...data.count {
-            XCTAssertEqual(CRC32.checksum(data[..<length]), Self.bitwiseCRC32(data[..<length]), "length \(length)")
+            XCTAssertEqual(
+                CRC32.checksum(data[..<length]), Self.bitwiseCRC32(data[..<length]), "length \(length)")
         }
         let long = (0..<(64 * 1024 + 13)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         XCTAssertEqual(CRC32.checksum(long), Self.bitwiseCRC32(long))

@@ -75,7 +75,9 @@ final class InspectCLITests: XCTestCase {
             let signed = try expected.string("packet_variant") == "signed_command"
             XCTAssertEqual(try packet.bool("signed"), signed)
             if signed {
-                XCTAssertEqual(try packet.bool("signature_valid"), try expected.object("signature_valid").bool("dfu_test_key"))
+                XCTAssertEqual(
+                    try packet.bool("signature_valid"),
+                    try expected.object("signature_valid").bool("dfu_test_key"))
             } else {
                 XCTAssertTrue(packet.isNull("signature_valid"))
             }
@@ -110,7 +112,9 @@ final class InspectCLITests: XCTestCase {
     }
 
     func testSignatureValidIsNullWithoutKey() throws {
-        let result = try run(["inspect", try Fixtures.url("secure/secure_app_20_hex_signed.zip").path, "--json"])
+        let result = try run([
+            "inspect", try Fixtures.url("secure/secure_app_20_hex_signed.zip").path, "--json",
+        ])
         XCTAssertEqual(result.status, 0)
         let image = try JSONObject(try JSONSerialization.jsonObject(with: result.stdout)).objects("images")[0]
         let packet = try image.object("init_packet")
@@ -130,11 +134,13 @@ final class InspectCLITests: XCTestCase {
     func testExitCodesAndErrorObjects() throws {
         let missing = try run(["inspect", "/nonexistent/package.zip", "--json"])
         XCTAssertEqual(missing.status, 66)
-        let missingError = try JSONObject(try JSONSerialization.jsonObject(with: missing.stdout)).object("error")
+        let missingError = try JSONObject(try JSONSerialization.jsonObject(with: missing.stdout)).object(
+            "error")
         XCTAssertEqual(try missingError.string("class"), "file_not_found")
         XCTAssertTrue(try missingError.string("message").contains("/nonexistent/package.zip"))
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-cli-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let broken = directory.appendingPathComponent("broken.zip")
@@ -143,7 +149,8 @@ final class InspectCLITests: XCTestCase {
         try Data(TestZip(entries).bytes).write(to: broken)
         let invalid = try run(["inspect", broken.path, "--json"])
         XCTAssertEqual(invalid.status, 65)
-        let invalidError = try JSONObject(try JSONSerialization.jsonObject(with: invalid.stdout)).object("error")
+        let invalidError = try JSONObject(try JSONSerialization.jsonObject(with: invalid.stdout)).object(
+            "error")
         XCTAssertEqual(try invalidError.string("class"), "invalid_zip")
         XCTAssertTrue(try invalidError.string("message").contains("broken.zip"))
         XCTAssertTrue(try invalidError.string("message").contains("app.bin"))

@@ -16,7 +16,8 @@ final class IntelHexTests: XCTestCase {
     private let end = ":00000001FF"
 
     private func image(_ lines: [String]) throws -> [UInt8] {
-        try IntelHex.image(from: Array(lines.joined(separator: "\r\n").utf8), maximumSize: DFUPackage.maximumEntrySize)
+        try IntelHex.image(
+            from: Array(lines.joined(separator: "\r\n").utf8), maximumSize: DFUPackage.maximumEntrySize)
     }
 
     func testExtendedLinearAddressGapsAndPadding() throws {
@@ -29,13 +30,19 @@ final class IntelHexTests: XCTestCase {
     }
 
     func testRecordsAcrossA64KiBBoundary() throws {
-        let lines = [linear(0x0001), record(0, 0xFFFC, [1, 2, 3, 4]), linear(0x0002), record(0, 0x0000, [5, 6, 7, 8]), end]
+        let lines = [
+            linear(0x0001), record(0, 0xFFFC, [1, 2, 3, 4]), linear(0x0002), record(0, 0x0000, [5, 6, 7, 8]),
+            end,
+        ]
         XCTAssertEqual(try image(lines), [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
     func testExtendedSegmentAddress() throws {
         // Segment 0x2000 → base 0x20000.
-        let lines = [record(2, 0, [0x20, 0x00]), record(0, 0x0010, [0xAA, 0xBB, 0xCC, 0xDD]), record(3, 0, [0, 0, 0, 0]), end]
+        let lines = [
+            record(2, 0, [0x20, 0x00]), record(0, 0x0010, [0xAA, 0xBB, 0xCC, 0xDD]),
+            record(3, 0, [0, 0, 0, 0]), end,
+        ]
         XCTAssertEqual(try image(lines), [0xAA, 0xBB, 0xCC, 0xDD])
     }
 
@@ -74,19 +81,23 @@ final class IntelHexTests: XCTestCase {
     }
 
     func testBareHexPackage() throws {
-        let text = Array([linear(0x0002), record(0, 0x6000, [1, 2, 3, 4, 5]), end].joined(separator: "\n").utf8)
+        let text = Array(
+            [linear(0x0002), record(0, 0x6000, [1, 2, 3, 4, 5]), end].joined(separator: "\n").utf8)
         let package = try DFUPackage(intelHex: text, name: "app.hex")
         XCTAssertEqual(package.images.map(\.kind), [.application])
         XCTAssertEqual(package.images[0].firmware, [1, 2, 3, 4, 5, 0xFF, 0xFF, 0xFF])
         XCTAssertEqual(package.format, .legacy)
         XCTAssertNil(package.images[0].initPacket)
 
-        XCTAssertThrowsError(try DFUPackage(intelHex: Array(":00000001FE\n".utf8), name: "bad.hex")) { error in
+        XCTAssertThrowsError(try DFUPackage(intelHex: Array(":00000001FE\n".utf8), name: "bad.hex")) {
+            error in
             XCTAssertEqual((error as! DFUPackageError).kind, .invalidHex)
             XCTAssertTrue((error as! DFUPackageError).message.hasPrefix("bad.hex"))
         }
         // Only MBR data: nothing left.
-        XCTAssertThrowsError(try DFUPackage(intelHex: Array([record(0, 0, [1, 2]), end].joined(separator: "\n").utf8))) {
+        XCTAssertThrowsError(
+            try DFUPackage(intelHex: Array([record(0, 0, [1, 2]), end].joined(separator: "\n").utf8))
+        ) {
             XCTAssertEqual(($0 as! DFUPackageError).kind, .imageEmpty)
         }
     }
@@ -105,14 +116,19 @@ final class IntelHexTests: XCTestCase {
         XCTAssertThrowsError(try DFUPackage(firmware: firmware, initPacket: [1, 2, 3])) {
             XCTAssertEqual(($0 as! DFUPackageError).kind, .initPacketInvalid)
         }
-        XCTAssertThrowsError(try DFUPackage(firmware: firmware, initPacket: TestPackages.secureDat(for: [1, 2, 3, 4]))) {
+        XCTAssertThrowsError(
+            try DFUPackage(firmware: firmware, initPacket: TestPackages.secureDat(for: [1, 2, 3, 4]))
+        ) {
             XCTAssertEqual(($0 as! DFUPackageError).kind, .initPacketMismatch)
         }
-        XCTAssertThrowsError(try DFUPackage(firmware: [])) { XCTAssertEqual(($0 as! DFUPackageError).kind, .imageEmpty) }
+        XCTAssertThrowsError(try DFUPackage(firmware: [])) {
+            XCTAssertEqual(($0 as! DFUPackageError).kind, .imageEmpty)
+        }
     }
 
     func testBareFilesFromDiskPickUpTheirDat() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-hex-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-hex-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let firmware = TestPackages.firmware

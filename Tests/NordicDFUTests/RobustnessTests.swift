@@ -41,7 +41,8 @@ final class RobustnessTests: XCTestCase {
         case 1:  // damage the central directory and end record, where the structure lives
             let tail = min(out.count, 512)
             for _ in 0..<(1 + generator.next() % 3) {
-                out[out.count - 1 - Int(generator.next() % UInt64(tail))] = UInt8(truncatingIfNeeded: generator.next())
+                out[out.count - 1 - Int(generator.next() % UInt64(tail))] = UInt8(
+                    truncatingIfNeeded: generator.next())
             }
         case 2:  // truncate
             out.removeLast(Int(generator.next() % UInt64(out.count)))
@@ -51,7 +52,10 @@ final class RobustnessTests: XCTestCase {
             for offset in 0..<(generator.next() % 2 == 0 ? 2 : 4) { out[at + offset] = value }
         case 4:  // insert junk
             let at = Int(generator.next() % UInt64(out.count))
-            out.insert(contentsOf: (0..<(1 + generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }, at: at)
+            out.insert(
+                contentsOf: (0..<(1 + generator.next() % 64)).map { _ in
+                    UInt8(truncatingIfNeeded: generator.next())
+                }, at: at)
         default:  // duplicate a slice
             let start = Int(generator.next() % UInt64(out.count))
             let length = Int(generator.next() % UInt64(min(256, out.count - start) + 1))
