@@ -51,16 +51,23 @@ public struct DFUPackage: Sendable {
     /// Reads a package file: a `.zip`, or a bare `.bin` / `.hex` application (with the `.dat` of
     /// the same base name beside it, when there is one).
     public init(contentsOf url: URL) throws(DFUPackageError) {
-        let name = url.path
+        let name = url.relativePath
         let data = try Self.readFile(url, name: name)
         let isZip = data.starts(with: [0x50, 0x4B])  // "PK"
-        switch url.pathExtension.lowercased() {
+        let fileExtension = url.pathExtension.lowercased()
+        switch fileExtension {
         case "hex" where !isZip, "ihex" where !isZip, "bin" where !isZip:
+            // Intel HEX takes about 2.8 characters per byte; refuse before copying anything big.
+            let limit = fileExtension == "bin" ? Self.maximumEntrySize : 4 * Self.maximumEntrySize
+            guard data.count <= limit else {
+                throw DFUPackageError(
+                    .entryTooLarge, file: name, reason: "\(data.count) bytes, more than the \(limit) allowed")
+            }
             let datURL = url.deletingPathExtension().appendingPathExtension("dat")
             let dat =
                 FileManager.default.fileExists(atPath: datURL.path)
-                ? try Self.readFile(datURL, name: datURL.path) : nil
-            if url.pathExtension.lowercased() == "bin" {
+                ? try Self.readFile(datURL, name: datURL.relativePath) : nil
+            if fileExtension == "bin" {
                 try self.init(firmware: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
             } else {
                 try self.init(intelHex: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
