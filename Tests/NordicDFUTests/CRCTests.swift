@@ -62,6 +62,17 @@ final class CRCTests: XCTestCase {
         XCTAssertEqual(CRC32.checksum(long), Self.bitwiseCRC32(long))
     }
 
+    /// The table path, which CPUs without carry-less multiplication take, on its own.
+    func testTablePathMatchesTheBitwiseDefinition() {
+        var generator = SplitMix64(seed: 11)
+        let data = (0..<(20 * 1024 + 7)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for length in Array(0...100) + [8191, 8192, 8199, 16_384, data.count] {
+            var crc = CRC32()
+            data[..<length].withUnsafeBytes { crc.updateWithTables($0) }
+            XCTAssertEqual(crc.value, Self.bitwiseCRC32(data[..<length]), "length \(length)")
+        }
+    }
+
     /// The definition, one bit at a time.
     private static func bitwiseCRC32(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
