@@ -159,6 +159,16 @@ final class InspectCLITests: XCTestCase {
         XCTAssertEqual(human.status, 65)
         XCTAssertTrue(human.stderr.contains("broken.zip"), human.stderr)
 
+        let garbageKey = directory.appendingPathComponent("key.txt")
+        try Data("not a key".utf8).write(to: garbageKey)
+        let badKey = try run(["inspect", broken.path, "--public-key", garbageKey.path, "--json"])
+        XCTAssertEqual(badKey.status, 64)
+        XCTAssertTrue(String(decoding: badKey.stdout, as: UTF8.self).contains("key.txt"))
+        let noKey = try run([
+            "inspect", broken.path, "--public-key", directory.appendingPathComponent("none.pem").path,
+        ])
+        XCTAssertEqual(noKey.status, 66)
+
         XCTAssertEqual(try run(["inspect"]).status, 64)
         XCTAssertEqual(try run(["inspect", broken.path, "--no-such-flag"]).status, 64)
     }
