@@ -33,15 +33,15 @@ final class ZipArchive {
         // Every stored property is set by now, so a throw from here on runs deinit, which
         // discards the archive.
         entries = try Self.readDirectory(of: archive, fileName: fileName)
-        // Only once the entries are known good: libzip's stricter pass compares every local
-        // header with the central directory (it would also refuse some of the above, less clearly).
+        // Only once the entries are known good: libzip's stricter pass (ZIP_CHECKCONS) compares
+        // every local header with the central directory. It would also refuse some of the above
+        // (duplicate names, odd methods), but without saying which, so it comes second.
         do {
             zip_discard(try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS))
         } catch let failure {
             throw DFUPackageError(
                 .invalidZip, file: fileName,
-                reason:
-                    "the zip is damaged: its local headers and central directory disagree (\(failure.text))")
+                reason: "the zip is damaged: libzip's consistency check failed (\(failure.text))")
         }
     }
 
