@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), behind NordicDFU's CRC32.
+        .target(name: "CCRC32Folding"),
+
         // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // The vocabulary of a GATT central. Knows nothing of D-Bus or Nordic.
@@ -36,7 +39,7 @@ let package = Package(
         .target(
             name: "NordicDFU",
             dependencies: [
-                "CZip", "GATT",
+                "CZip", "CCRC32Folding", "GATT",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

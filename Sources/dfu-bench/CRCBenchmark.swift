@@ -23,7 +23,8 @@ struct CRCBenchmark: AsyncParsableCommand {
         let ours = buffer.withUnsafeBytes { raw in CRC32.checksum(raw) }
         let zlibs = buffer.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
         guard ours == zlibs else {
-            throw ValidationError("CRC-32 differs from zlib's: 0x\(String(ours, radix: 16)) vs 0x\(String(zlibs, radix: 16))")
+            throw ValidationError(
+                "CRC-32 differs from zlib's: 0x\(String(ours, radix: 16)) vs 0x\(String(zlibs, radix: 16))")
         }
 
         // Interleave the rounds so that both see the same machine state.
@@ -33,7 +34,8 @@ struct CRCBenchmark: AsyncParsableCommand {
             best.zlib = min(
                 best.zlib,
                 time { buffer.withUnsafeBufferPointer { UInt64(crc32(0, $0.baseAddress, uInt($0.count))) } })
-            best.crc16 = min(best.crc16, time { buffer.withUnsafeBytes { raw in UInt64(CRC16.checksum(raw)) } })
+            best.crc16 = min(
+                best.crc16, time { buffer.withUnsafeBytes { raw in UInt64(CRC16.checksum(raw)) } })
         }
         let total = Double(bytes * passes)
         report("crc32_ours", total / best.ours)
@@ -53,7 +55,9 @@ struct CRCBenchmark: AsyncParsableCommand {
     }
 
     private func report(_ name: String, _ bytesPerSecond: Double) {
-        print(#"{"benchmark":"\#(name)","buffer_bytes":\#(bytes),"bytes_per_second":\#(format(bytesPerSecond))}"#)
+        print(
+            #"{"benchmark":"\#(name)","buffer_bytes":\#(bytes),"bytes_per_second":\#(format(bytesPerSecond))}"#
+        )
     }
 
     private func format(_ value: Double) -> String { String(format: "%.3f", value) }

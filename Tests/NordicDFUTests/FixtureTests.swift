@@ -28,7 +28,9 @@ final class FixtureTests: XCTestCase {
         }
     }
 
-    private func checkPackage(_ package: DFUPackage, _ sidecar: JSONObject, keys: [DFUPublicKey], context: String) throws {
+    private func checkPackage(
+        _ package: DFUPackage, _ sidecar: JSONObject, keys: [DFUPublicKey], context: String
+    ) throws {
         XCTAssertEqual(package.format.rawValue, try sidecar.string("format"), context)
         if sidecar.isNull("dfu_version") {
             XCTAssertNil(package.dfuVersion, context)
@@ -54,7 +56,8 @@ final class FixtureTests: XCTestCase {
             if expected.has("sd_size") {
                 XCTAssertEqual(image.sdSize.map(Int.init), try expected.int("sd_size"), where_)
                 XCTAssertEqual(image.blSize.map(Int.init), try expected.int("bl_size"), where_)
-                XCTAssertEqual(Int(image.sizes.softdevice + image.sizes.bootloader), image.firmware.count, where_)
+                XCTAssertEqual(
+                    Int(image.sizes.softdevice + image.sizes.bootloader), image.firmware.count, where_)
             } else {
                 XCTAssertNil(image.sdSize, where_)
                 XCTAssertNil(image.blSize, where_)
@@ -74,22 +77,29 @@ final class FixtureTests: XCTestCase {
     }
 
     private func checkSecure(
-        _ packet: SecureInitPacket, _ image: DFUImage, _ facts: JSONObject, keys: [DFUPublicKey], context: String
+        _ packet: SecureInitPacket, _ image: DFUImage, _ facts: JSONObject, keys: [DFUPublicKey],
+        context: String
     ) throws {
         let dat = image.initPacket!
         XCTAssertEqual(try facts.string("op_code"), "INIT", context)
-        XCTAssertEqual(packet.signature == nil ? "command" : "signed_command", try facts.string("packet_variant"), context)
+        XCTAssertEqual(
+            packet.signature == nil ? "command" : "signed_command", try facts.string("packet_variant"),
+            context)
         XCTAssertEqual(Int(packet.fwVersion), try facts.int("fw_version"), context)
         XCTAssertEqual(Int(packet.hwVersion), try facts.int("hw_version"), context)
         XCTAssertEqual(packet.sdReq.map(Int.init), try facts.ints("sd_req"), context)
         XCTAssertEqual(packet.type.rawValue.uppercased(), try facts.string("type"), context)
-        XCTAssertEqual(SecureInitPacket.FirmwareType.allCases.firstIndex(of: packet.type), try facts.int("type_value"), context)
+        XCTAssertEqual(
+            SecureInitPacket.FirmwareType.allCases.firstIndex(of: packet.type), try facts.int("type_value"),
+            context)
         XCTAssertEqual(Int(packet.sdSize), try facts.int("sd_size"), context)
         XCTAssertEqual(Int(packet.blSize), try facts.int("bl_size"), context)
         XCTAssertEqual(Int(packet.appSize), try facts.int("app_size"), context)
         XCTAssertEqual(packet.isDebug, try facts.bool("is_debug"), context)
         XCTAssertEqual(packet.hashType.rawValue.uppercased(), try facts.string("hash_type"), context)
-        XCTAssertEqual(SecureInitPacket.HashType.allCases.firstIndex(of: packet.hashType), try facts.int("hash_type_value"), context)
+        XCTAssertEqual(
+            SecureInitPacket.HashType.allCases.firstIndex(of: packet.hashType),
+            try facts.int("hash_type_value"), context)
         XCTAssertEqual(packet.hash.hex, try facts.string("hash_hex"), context)
         XCTAssertEqual(packet.presentFields, try facts.strings("present_fields"), context)
         XCTAssertEqual(packet.initCommandRange.lowerBound, try facts.int("init_command_offset"), context)
@@ -128,7 +138,8 @@ final class FixtureTests: XCTestCase {
             XCTAssertEqual(Array(dat[signature.offset..<signature.offset + 64]), signature.bytes, context)
             XCTAssertTrue(image.isSigned, context)
             for key in keys {
-                XCTAssertEqual(image.verifySignature(with: key), try expectedValidity.bool("dfu_test_key"), context)
+                XCTAssertEqual(
+                    image.verifySignature(with: key), try expectedValidity.bool("dfu_test_key"), context)
             }
         }
         let checks = try facts.object("checks")
@@ -136,18 +147,29 @@ final class FixtureTests: XCTestCase {
     }
 
     private func checkLegacy(
-        _ packet: LegacyInitPacket, _ image: DFUImage, _ facts: JSONObject, keys: [DFUPublicKey], context: String
+        _ packet: LegacyInitPacket, _ image: DFUImage, _ facts: JSONObject, keys: [DFUPublicKey],
+        context: String
     ) throws {
         XCTAssertEqual(packet.version.dfuVersion, try facts.double("dfu_version"), context)
         XCTAssertEqual(Int(packet.deviceType), try facts.int("device_type"), context)
         XCTAssertEqual(Int(packet.deviceRevision), try facts.int("device_revision"), context)
         XCTAssertEqual(Int(packet.applicationVersion), try facts.int("application_version"), context)
         XCTAssertEqual(packet.softdeviceRequired.map(Int.init), try facts.ints("softdevice_req"), context)
-        XCTAssertEqual(packet.extPacketID.map(Int.init), facts.isNull("ext_packet_id") ? nil : try facts.int("ext_packet_id"), context)
-        XCTAssertEqual(packet.firmwareCRC16.map(Int.init), facts.isNull("firmware_crc16") ? nil : try facts.int("firmware_crc16"), context)
-        XCTAssertEqual(packet.firmwareLength.map(Int.init), facts.isNull("firmware_length") ? nil : try facts.int("firmware_length"), context)
-        XCTAssertEqual(packet.firmwareHash?.hex, facts.isNull("firmware_hash_hex") ? nil : try facts.string("firmware_hash_hex"), context)
-        XCTAssertEqual(packet.signature?.hex, facts.isNull("init_packet_ecds_hex") ? nil : try facts.string("init_packet_ecds_hex"), context)
+        XCTAssertEqual(
+            packet.extPacketID.map(Int.init),
+            facts.isNull("ext_packet_id") ? nil : try facts.int("ext_packet_id"), context)
+        XCTAssertEqual(
+            packet.firmwareCRC16.map(Int.init),
+            facts.isNull("firmware_crc16") ? nil : try facts.int("firmware_crc16"), context)
+        XCTAssertEqual(
+            packet.firmwareLength.map(Int.init),
+            facts.isNull("firmware_length") ? nil : try facts.int("firmware_length"), context)
+        XCTAssertEqual(
+            packet.firmwareHash?.hex,
+            facts.isNull("firmware_hash_hex") ? nil : try facts.string("firmware_hash_hex"), context)
+        XCTAssertEqual(
+            packet.signature?.hex,
+            facts.isNull("init_packet_ecds_hex") ? nil : try facts.string("init_packet_ecds_hex"), context)
         // Every field of the layout table sits where the sidecar says.
         let dat = image.initPacket!
         for field in try facts.objects("layout") {
@@ -156,7 +178,9 @@ final class FixtureTests: XCTestCase {
         }
         if facts.has("signature_valid") {
             for key in keys {
-                XCTAssertEqual(image.verifySignature(with: key), try facts.object("signature_valid").bool("dfu_test_key"), context)
+                XCTAssertEqual(
+                    image.verifySignature(with: key),
+                    try facts.object("signature_valid").bool("dfu_test_key"), context)
             }
         } else {
             for key in keys { XCTAssertNil(image.verifySignature(with: key), context) }
@@ -178,7 +202,9 @@ final class FixtureTests: XCTestCase {
                 XCTAssertEqual(Int(CRC32.checksum(contents)), try expected.int("crc32"), context)
                 if name == "manifest.json" {
                     XCTAssertEqual(contents.count, try sidecar.int("manifest_json_size"), context)
-                    XCTAssertEqual(Array(SHA256.hash(data: contents)).hex, try sidecar.string("manifest_json_sha256"), context)
+                    XCTAssertEqual(
+                        Array(SHA256.hash(data: contents)).hex, try sidecar.string("manifest_json_sha256"),
+                        context)
                 }
             }
         }

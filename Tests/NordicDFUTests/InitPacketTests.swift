@@ -18,7 +18,8 @@ final class InitPacketTests: XCTestCase {
         var reset = Dfu_Packet()
         reset.command.opCode = .reset
         reset.command.reset.timeout = 1
-        XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: try reset.serializedBytes()), entry: "app.dat")
+        XCTAssertPackageError(
+            .initPacketInvalid, TestPackages.app(dat: try reset.serializedBytes()), entry: "app.dat")
         var noInitCommand = Dfu_Packet()
         noInitCommand.command.opCode = .init_
         XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: try noInitCommand.serializedBytes()))
@@ -56,7 +57,9 @@ final class InitPacketTests: XCTestCase {
         let hash = TestPackages.secureDat(for: firmware) { $0.hash.hash[0] ^= 1 }
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: hash), entry: "app.dat")
         // The digest in natural order is wrong: Secure stores it reversed.
-        let unreversed = TestPackages.secureDat(for: firmware) { $0.hash.hash = Data(SHA256.hash(data: self.firmware)) }
+        let unreversed = TestPackages.secureDat(for: firmware) {
+            $0.hash.hash = Data(SHA256.hash(data: self.firmware))
+        }
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: unreversed))
         let type = TestPackages.secureDat(for: firmware, type: .bootloader)
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: type), entry: "app.dat")
@@ -70,7 +73,9 @@ final class InitPacketTests: XCTestCase {
             $0.hash.hash = Data(SHA512.hash(data: self.firmware).reversed())
         }
         let package = try readPackage(TestPackages.app(dat: dat))
-        guard case .secure(let packet) = package.images[0].decodedInitPacket else { return XCTFail("not secure") }
+        guard case .secure(let packet) = package.images[0].decodedInitPacket else {
+            return XCTFail("not secure")
+        }
         XCTAssertEqual(packet.hashType, .sha512)
     }
 
@@ -78,7 +83,9 @@ final class InitPacketTests: XCTestCase {
         for version in LegacyInitPacket.Version.allCases {
             let dat = TestPackages.legacyDat(for: firmware, version: version, sdReq: [0x88, 0x81])
             let package = try readPackage(TestPackages.app(dat: dat, dfuVersion: version.dfuVersion))
-            guard case .legacy(let packet) = package.images[0].decodedInitPacket else { return XCTFail("not legacy") }
+            guard case .legacy(let packet) = package.images[0].decodedInitPacket else {
+                return XCTFail("not legacy")
+            }
             XCTAssertEqual(packet.version, version)
             XCTAssertEqual(packet.deviceType, 0x52)
             XCTAssertEqual(packet.deviceRevision, 1)
@@ -102,7 +109,9 @@ final class InitPacketTests: XCTestCase {
     func testLegacyWorkedExampleFromTheProtocolDoc() throws {
         // "123456789" with nrfutil defaults, dfu_version 0.5 and 0.6 (protocol doc 1.6).
         let image = Array("123456789".utf8)
-        let v05: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0xFE, 0xFF, 0xB1, 0x29]
+        let v05: [UInt8] = [
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0xFE, 0xFF, 0xB1, 0x29,
+        ]
         let packet = try LegacyInitPacket(decoding: v05, version: .v0_5)
         XCTAssertEqual(packet.firmwareCRC16, 0x29B1)
         XCTAssertEqual(packet.softdeviceRequired, [0xFFFE])
@@ -116,7 +125,8 @@ final class InitPacketTests: XCTestCase {
         XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: [0x52, 0x00, 0x01], dfuVersion: 0.5))
         var dat = TestPackages.legacyDat(for: firmware, version: .v0_5)
         dat.removeLast()
-        XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: dat, dfuVersion: 0.5), entry: "app.dat")
+        XCTAssertPackageError(
+            .initPacketInvalid, TestPackages.app(dat: dat, dfuVersion: 0.5), entry: "app.dat")
         // A 0.7 packet under a manifest that says 0.5.
         let v07 = TestPackages.legacyDat(for: firmware, version: .v0_7)
         XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: v07, dfuVersion: 0.5))
@@ -133,7 +143,8 @@ final class InitPacketTests: XCTestCase {
     func testLegacyCRCLengthAndHashMismatch() {
         var crc = TestPackages.legacyDat(for: firmware, version: .v0_5)
         crc[crc.count - 1] ^= 0x40
-        XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: crc, dfuVersion: 0.5), entry: "app.dat")
+        XCTAssertPackageError(
+            .initPacketMismatch, TestPackages.app(dat: crc, dfuVersion: 0.5), entry: "app.dat")
         var crc06 = TestPackages.legacyDat(for: firmware, version: .v0_6)
         crc06[crc06.count - 2] ^= 1
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: crc06, dfuVersion: 0.6))

@@ -18,17 +18,20 @@ final class ManifestTests: XCTestCase {
         XCTAssertPackageError(.manifestMissing, TestZip(files: [("app.bin", firmware)]).bytes)
         // Only at the root.
         XCTAssertPackageError(
-            .manifestMissing, TestZip(files: [("sub/manifest.json", TestPackages.manifest(["application": app]))]).bytes)
+            .manifestMissing,
+            TestZip(files: [("sub/manifest.json", TestPackages.manifest(["application": app]))]).bytes)
     }
 
     func testManifestNotJSON() {
-        XCTAssertPackageError(.manifestInvalidJSON, zip(manifest: Array("{manifest: nope".utf8)), entry: "manifest.json")
+        XCTAssertPackageError(
+            .manifestInvalidJSON, zip(manifest: Array("{manifest: nope".utf8)), entry: "manifest.json")
         XCTAssertPackageError(.manifestInvalidJSON, zip(manifest: []), entry: "manifest.json")
     }
 
     func testManifestWrongShape() {
         let shapes = [
-            "[]", "3", #"{"application": {}}"#, #"{"manifest": 3}"#, #"{"manifest": {"application": "app.bin"}}"#,
+            "[]", "3", #"{"application": {}}"#, #"{"manifest": 3}"#,
+            #"{"manifest": {"application": "app.bin"}}"#,
             #"{"manifest": {"application": {"bin_file": 7, "dat_file": "app.dat"}}}"#,
             #"{"manifest": {"application": {"dat_file": "app.dat"}}}"#,
             #"{"manifest": {"application": {"bin_file": "app.bin"}}}"#,  // Secure needs a .dat
@@ -46,7 +49,8 @@ final class ManifestTests: XCTestCase {
         XCTAssertPackageError(
             .manifestInvalid, zip(manifest: TestPackages.manifest(["softdevice_application": app])))
         // Unknown keys that are not images are tolerated.
-        XCTAssertNoThrow(try readPackage(zip(manifest: TestPackages.manifest(["application": app, "comment": "x"]))))
+        XCTAssertNoThrow(
+            try readPackage(zip(manifest: TestPackages.manifest(["application": app, "comment": "x"]))))
     }
 
     func testTwoSystemImages() {
@@ -57,7 +61,10 @@ final class ManifestTests: XCTestCase {
             entry: "manifest.json")
         XCTAssertPackageError(
             .manifestInvalid,
-            zip(manifest: TestPackages.manifest(["softdevice_bootloader": sd, "bootloader": bl, "application": app])))
+            zip(
+                manifest: TestPackages.manifest([
+                    "softdevice_bootloader": sd, "bootloader": bl, "application": app,
+                ])))
     }
 
     func testUnsafePathInManifest() {
@@ -65,22 +72,27 @@ final class ManifestTests: XCTestCase {
             let manifest = TestPackages.manifest(["application": ["bin_file": name, "dat_file": "app.dat"]])
             XCTAssertPackageError(.unsafeEntryPath, zip(manifest: manifest), entry: "manifest.json")
         }
-        let manifest = TestPackages.manifest(["application": ["bin_file": "app.bin", "dat_file": "../app.dat"]])
+        let manifest = TestPackages.manifest([
+            "application": ["bin_file": "app.bin", "dat_file": "../app.dat"]
+        ])
         XCTAssertPackageError(.unsafeEntryPath, zip(manifest: manifest), entry: "manifest.json")
     }
 
     func testImageMissing() {
         let manifest = TestPackages.manifest(["application": app])
         XCTAssertPackageError(
-            .imageMissing, zip(manifest: manifest, files: [("app.dat", TestPackages.secureDat(for: firmware))]),
+            .imageMissing,
+            zip(manifest: manifest, files: [("app.dat", TestPackages.secureDat(for: firmware))]),
             entry: "app.bin")
-        XCTAssertPackageError(.imageMissing, zip(manifest: manifest, files: [("app.bin", firmware)]), entry: "app.dat")
+        XCTAssertPackageError(
+            .imageMissing, zip(manifest: manifest, files: [("app.bin", firmware)]), entry: "app.dat")
     }
 
     func testImageEmpty() {
         let manifest = TestPackages.manifest(["application": app])
         XCTAssertPackageError(
-            .imageEmpty, zip(manifest: manifest, files: [("app.bin", []), ("app.dat", TestPackages.secureDat(for: []))]),
+            .imageEmpty,
+            zip(manifest: manifest, files: [("app.bin", []), ("app.dat", TestPackages.secureDat(for: []))]),
             entry: "app.bin")
     }
 
@@ -105,8 +117,10 @@ final class ManifestTests: XCTestCase {
         ]
         let package = try readPackage(zip(manifest: manifest, files: files))
         XCTAssertEqual(package.images.map(\.kind), [.softdeviceBootloader, .application])
-        XCTAssertEqual(package.images[0].sizes, DFUImageSizes(softdevice: 600, bootloader: 424, application: 0))
-        XCTAssertEqual(package.images[1].sizes, DFUImageSizes(softdevice: 0, bootloader: 0, application: 1024))
+        XCTAssertEqual(
+            package.images[0].sizes, DFUImageSizes(softdevice: 600, bootloader: 424, application: 0))
+        XCTAssertEqual(
+            package.images[1].sizes, DFUImageSizes(softdevice: 0, bootloader: 0, application: 1024))
 
         // Manifest sizes that do not add up to the image.
         let wrong = TestPackages.manifest([
@@ -125,7 +139,9 @@ final class ManifestTests: XCTestCase {
         ])
         XCTAssertPackageError(.initPacketMismatch, zip(manifest: disagree, files: files), entry: "sd_bl.dat")
         // Without manifest sizes, a Secure package takes the init packet's.
-        let bare = TestPackages.manifest(["softdevice_bootloader": ["bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat"]])
+        let bare = TestPackages.manifest([
+            "softdevice_bootloader": ["bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat"]
+        ])
         let fromInit = try readPackage(zip(manifest: bare, files: files))
         XCTAssertEqual(fromInit.images[0].sdSize, 600)
         XCTAssertEqual(fromInit.images[0].blSize, 424)
@@ -138,10 +154,15 @@ final class ManifestTests: XCTestCase {
             ["softdevice_bootloader": ["bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat"]], dfuVersion: 0.5)
         XCTAssertPackageError(.manifestInvalid, zip(manifest: without, files: files))
         let with = TestPackages.manifest(
-            ["softdevice_bootloader": ["bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat", "sd_size": 1000, "bl_size": 24]],
+            [
+                "softdevice_bootloader": [
+                    "bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat", "sd_size": 1000, "bl_size": 24,
+                ]
+            ],
             dfuVersion: 0.5)
         let package = try readPackage(zip(manifest: with, files: files))
-        XCTAssertEqual(package.images[0].sizes, DFUImageSizes(softdevice: 1000, bootloader: 24, application: 0))
+        XCTAssertEqual(
+            package.images[0].sizes, DFUImageSizes(softdevice: 1000, bootloader: 24, application: 0))
         XCTAssertEqual(package.format, .legacy)
         XCTAssertEqual(package.dfuVersion, 0.5)
     }

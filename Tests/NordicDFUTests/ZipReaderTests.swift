@@ -138,7 +138,8 @@ final class ZipReaderTests: XCTestCase {
             XCTAssertTrue(error.message.contains("/nonexistent/dir/package.zip"))
         }
         // A directory cannot be read as a package either.
-        XCTAssertThrowsError(try DFUPackage(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory()))) { error in
+        XCTAssertThrowsError(try DFUPackage(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory()))) {
+            error in
             XCTAssertEqual((error as! DFUPackageError).kind, .fileNotFound)
         }
     }

@@ -20,7 +20,9 @@ public struct CRC16: Sendable, Hashable {
         }
         if done == nil {
             let table = CRC16Table.shared
-            for byte in bytes { value = table[Int(UInt8(truncatingIfNeeded: value &>> 8) ^ byte)] ^ (value &<< 8) }
+            for byte in bytes {
+                value = table[Int(UInt8(truncatingIfNeeded: value &>> 8) ^ byte)] ^ (value &<< 8)
+            }
         }
     }
 

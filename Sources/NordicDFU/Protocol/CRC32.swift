@@ -1,3 +1,5 @@
+import CCRC32Folding
+
 /// CRC-32 as zlib, Ethernet and the Secure DFU bootloader compute it: reflected polynomial
 /// 0xEDB88320, initial value and final XOR 0xFFFFFFFF. Check value: "123456789" → 0xCBF43926.
 ///
@@ -10,8 +12,9 @@
 /// let value = crc.value  // == CRC32.checksum(header + payload)
 /// ```
 ///
-/// Runs slicing-by-16 (eight interleaved slicing-by-8 lanes on long buffers) over 16 KiB of
-/// tables and allocates nothing, so it can be called on every packet of a transfer.
+/// Folds with carry-less multiplication where the CPU can (x86-64 PCLMULQDQ), else runs
+/// slicing-by-16 (eight interleaved slicing-by-8 lanes on long buffers) over 16 KiB of tables;
+/// it allocates nothing, so it can be called on every packet of a transfer.
 public struct CRC32: Sendable, Hashable {
     /// The register, kept inverted between updates.
     private var state: UInt32
@@ -38,6 +41,23 @@ public struct CRC32: Sendable, Hashable {
 
     /// Feeds the bytes of `buffer`.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard var base = buffer.baseAddress else { return }
+        var count = buffer.count
+        if count >= 64 && Self.canFold {
+            let folded = count & ~15
+            state = crc32_folding_update(state, base.assumingMemoryBound(to: UInt8.self), folded)
+            base += folded
+            count -= folded
+        }
+        updateWithTables(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Whether this CPU runs the carry-less multiplication path (x86-64 with PCLMULQDQ): about
+    /// ten times the speed of the tables.
+    private static let canFold = crc32_folding_available() != 0
+
+    /// Feeds the bytes of `buffer` through the tables alone (the path of CPUs that cannot fold).
+    mutating func updateWithTables(_ buffer: UnsafeRawBufferPointer) {
         guard var base = buffer.baseAddress else { return }
         var count = buffer.count
         let table = CRC32Tables.shared

@@ -16,7 +16,8 @@ enum Fixtures {
 
     /// The fixture directory, or an XCTSkip saying it is absent.
     static func require() throws -> URL {
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path) else {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
+        else {
             throw XCTSkip("fixture corpus not found at \(directory.path) (expected ../shared/fixtures)")
         }
         return directory
@@ -28,7 +29,10 @@ enum Fixtures {
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
         return walker.compactMap { $0 as? URL }
             .filter { $0.pathExtension == "json" && !$0.path.contains("/tools/") }
-            .filter { FileManager.default.fileExists(atPath: $0.deletingPathExtension().appendingPathExtension("zip").path) }
+            .filter {
+                FileManager.default.fileExists(
+                    atPath: $0.deletingPathExtension().appendingPathExtension("zip").path)
+            }
             .sorted { $0.path < $1.path }
     }
 
@@ -37,9 +41,13 @@ enum Fixtures {
         try sidecars().map { $0.deletingPathExtension().appendingPathExtension("zip") }
     }
 
-    static func url(_ relativePath: String) throws -> URL { try require().appendingPathComponent(relativePath) }
+    static func url(_ relativePath: String) throws -> URL {
+        try require().appendingPathComponent(relativePath)
+    }
 
-    static func bytes(_ relativePath: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relativePath))) }
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url(relativePath)))
+    }
 
     static func publicKeyPEM() throws -> DFUPublicKey {
         try DFUPublicKey(contentsOf: url("keys/dfu_test_key_public.pem"))
@@ -66,7 +74,9 @@ struct JSONObject {
     func isNull(_ key: String) -> Bool { values[key] is NSNull }
     func string(_ key: String) throws -> String { try XCTUnwrap(values[key] as? String, key) }
     func int(_ key: String) throws -> Int { try XCTUnwrap((values[key] as? NSNumber)?.intValue, key) }
-    func double(_ key: String) throws -> Double { try XCTUnwrap((values[key] as? NSNumber)?.doubleValue, key) }
+    func double(_ key: String) throws -> Double {
+        try XCTUnwrap((values[key] as? NSNumber)?.doubleValue, key)
+    }
     func bool(_ key: String) throws -> Bool { try XCTUnwrap(values[key] as? Bool, key) }
     func object(_ key: String) throws -> JSONObject { try JSONObject(values[key]) }
     func ints(_ key: String) throws -> [Int] {

@@ -83,7 +83,8 @@ enum TestPackages {
     static func manifest(_ images: [String: Any], dfuVersion: Double? = nil) -> [UInt8] {
         var manifest = images
         if let dfuVersion { manifest["dfu_version"] = dfuVersion }
-        return Array(try! JSONSerialization.data(withJSONObject: ["manifest": manifest], options: [.sortedKeys]))
+        return Array(
+            try! JSONSerialization.data(withJSONObject: ["manifest": manifest], options: [.sortedKeys]))
     }
 
     /// The entries of an application-only package.
@@ -95,7 +96,8 @@ enum TestPackages {
         return [
             TestZip.Entry(
                 "manifest.json",
-                manifest(["application": ["bin_file": "app.bin", "dat_file": "app.dat"]], dfuVersion: dfuVersion)),
+                manifest(
+                    ["application": ["bin_file": "app.bin", "dat_file": "app.dat"]], dfuVersion: dfuVersion)),
             TestZip.Entry("app.bin", firmware),
             TestZip.Entry("app.dat", initPacket),
         ]

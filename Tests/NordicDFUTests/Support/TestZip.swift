@@ -105,7 +105,9 @@ enum Deflate {
     /// `data` in stored (uncompressed) blocks: valid deflate, no compression.
     static func storedBlocks(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
-        var chunks = stride(from: 0, to: data.count, by: 65535).map { data[$0..<Swift.min($0 + 65535, data.count)] }
+        var chunks = stride(from: 0, to: data.count, by: 65535).map {
+            data[$0..<Swift.min($0 + 65535, data.count)]
+        }
         if chunks.isEmpty { chunks = [[]] }
         for (index, chunk) in chunks.enumerated() {
             out.append(index == chunks.count - 1 ? 1 : 0)  // BFINAL, BTYPE 00
