@@ -25,29 +25,32 @@ final class TestBus: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
 
-        let reader = output.fileHandleForReading
+        let reader = output.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(10)
-        var received = Data()
+        var received: [UInt8] = []
         while !received.contains(UInt8(ascii: "\n")) {
-            guard Date() < deadline, process.isRunning else {
-                process.terminate()
-                throw XCTSkip("dbus-daemon did not start within 10 s; is the dbus-daemon package installed?")
+            var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = ready > 0 ? read(reader, &buffer, buffer.count) : 0
+            if count > 0 { received += buffer[..<count] }
+            guard Date() < deadline, process.isRunning, ready >= 0, count >= 0, !(ready > 0 && count == 0)
+            else {
+                Self.stop(process)
+                throw XCTSkip("dbus-daemon did not print its address within 10 s; is dbus-daemon installed?")
             }
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
         }
-        guard let line = String(data: received, encoding: .utf8)?.split(separator: "\n").first else {
-            process.terminate()
-            throw XCTSkip("dbus-daemon printed no address")
-        }
-        address = String(line)
+        address = String(decoding: received.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
     var pid: Int32 { process.processIdentifier }
 
     /// Kills the daemon (SIGKILL, by pid) and waits for it to exit.
     func kill() {
+        Self.stop(process)
+    }
+
+    private static func stop(_ process: Process) {
         if process.isRunning {
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
