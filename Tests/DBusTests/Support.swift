@@ -30,6 +30,13 @@ final class Inbox<Element: Sendable>: Sendable {
         (stream, continuation) = AsyncStream.makeStream(of: Element.self)
     }
 
+    /// Feeds every element of `sequence` into the inbox until cancelled.
+    func pump(_ stream: AsyncStream<Element>) -> Task<Void, Never> {
+        Task {
+            for await element in stream { put(element) }
+        }
+    }
+
     func put(_ element: Element) {
         continuation.yield(element)
     }
