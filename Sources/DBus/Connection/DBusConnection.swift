@@ -29,14 +29,15 @@ public final class DBusConnection: Sendable {
     let loop: EventLoop
     let router: SignalRouter
     let objects: ObjectRegistry
+    let pendingCalls: PendingCallTable
     private let lifecycle: Lifecycle
 
     private init(
-        loop: EventLoop, router: SignalRouter, objects: ObjectRegistry, lifecycle: Lifecycle,
-        uniqueName: String,
-        canPassFileDescriptors: Bool
+        loop: EventLoop, router: SignalRouter, objects: ObjectRegistry, pendingCalls: PendingCallTable,
+        lifecycle: Lifecycle, uniqueName: String, canPassFileDescriptors: Bool
     ) {
         self.loop = loop
+        self.pendingCalls = pendingCalls
         self.router = router
         self.objects = objects
         self.lifecycle = lifecycle
@@ -55,11 +56,13 @@ public final class DBusConnection: Sendable {
         let router = SignalRouter()
         let objects = ObjectRegistry()
         let lifecycle = Lifecycle()
+        let pendingCalls = PendingCallTable()
         let incoming = IncomingMessages(router: router, objects: objects, loop: loop)
         try await loop.start(
             open: { () throws(DBusError) in try open(bus) },
             setup: { connection in incoming.install(on: connection) },
             stopped: {
+                pendingCalls.failAll()
                 router.finishAll()
                 objects.removeAll()
                 lifecycle.end()
@@ -71,8 +74,8 @@ public final class DBusConnection: Sendable {
             )
         }
         return DBusConnection(
-            loop: loop, router: router, objects: objects, lifecycle: lifecycle, uniqueName: name,
-            canPassFileDescriptors: fds)
+            loop: loop, router: router, objects: objects, pendingCalls: pendingCalls, lifecycle: lifecycle,
+            uniqueName: name, canPassFileDescriptors: fds)
     }
 
     /// Closes the connection. Returns at once; ``waitUntilDisconnected()`` waits for the end.
