@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-bench",
             dependencies: [
-                "NordicDFU", "DFUSimulator",
+                "NordicDFU", "DFUSimulator", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

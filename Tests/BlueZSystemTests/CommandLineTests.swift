@@ -3,7 +3,9 @@ import XCTest
 
 /// The built `dfu-update scan` and `info` against the test peripheral.
 final class CommandLineTests: SystemTestCase {
-    private func dfuUpdate(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    private func dfuUpdate(_ arguments: [String]) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try await SystemTestEnvironment.run(SystemTestEnvironment.dfuUpdateExecutable, arguments)
     }
 
@@ -29,7 +31,9 @@ final class CommandLineTests: SystemTestCase {
     }
 
     func testInfoReadsTheFirmwareRevisionAndDetectsTheBootloader() async throws {
-        let result = try await dfuUpdate(["info", "--device", peripheral.address, "--adapter", "hci0", "--json"])
+        let result = try await dfuUpdate([
+            "info", "--device", peripheral.address, "--adapter", "hci0", "--json",
+        ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let info = try XCTUnwrap(try objects(result.stdout).first, result.stdout)
         XCTAssertEqual(info["address"] as? String, peripheral.address)

@@ -37,7 +37,8 @@ final class LeakTests: SystemTestCase {
         let memoryAfter = Self.residentKiB()
         print(
             "leak check: 10000 notifications + 10000 write commands in \(elapsed); "
-                + "fds \(descriptorsBefore) -> \(descriptorsAfter); RSS \(memoryBefore) -> \(memoryAfter) KiB")
+                + "fds \(descriptorsBefore) -> \(descriptorsAfter); RSS \(memoryBefore) -> \(memoryAfter) KiB"
+        )
         XCTAssertLessThanOrEqual(descriptorsAfter, descriptorsBefore)
         // a leak of even 100 bytes per operation would show as 2 MB
         XCTAssertLessThan(memoryAfter - memoryBefore, 4096)
@@ -45,7 +46,9 @@ final class LeakTests: SystemTestCase {
 
     /// `count` notifications (peripheral → central, in batches the central confirms) and
     /// `count` write commands (central → peripheral).
-    private func exchange(_ count: Int, notifications: StreamRecorder, packet: any GATTCharacteristic) async throws {
+    private func exchange(_ count: Int, notifications: StreamRecorder, packet: any GATTCharacteristic)
+        async throws
+    {
         let batch = 100
         let first = notifications.log.count
         for start in stride(from: 0, to: count, by: batch) {

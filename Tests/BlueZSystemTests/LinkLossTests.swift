@@ -53,7 +53,9 @@ final class LinkLossTests: SystemTestCase {
             return XCTFail("expected GATTError.disconnected, got \(error)")
         }
         XCTAssertEqual(device, link.address)
-        print("link loss noticed \(ContinuousClock.now - dropped) after btmgmt disconnect (acquire: \(acquire))")
+        print(
+            "link loss noticed \(ContinuousClock.now - dropped) after btmgmt disconnect (acquire: \(acquire))"
+        )
 
         for attempt in [
             { try await packet.writeWithoutResponse([0xBB]) },

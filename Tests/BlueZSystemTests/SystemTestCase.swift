@@ -34,7 +34,9 @@ class SystemTestCase: XCTestCase {
         return link
     }
 
-    func characteristic(_ uuid: BluetoothUUID, of link: BlueZPeripheral) async throws -> any GATTCharacteristic {
+    func characteristic(_ uuid: BluetoothUUID, of link: BlueZPeripheral) async throws
+        -> any GATTCharacteristic
+    {
         for service in try await link.services() {
             if let characteristic = service.characteristic(uuid) { return characteristic }
         }

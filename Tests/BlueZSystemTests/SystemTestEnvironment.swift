@@ -26,7 +26,8 @@ enum SystemTestEnvironment {
         }
         defer { connection.close() }
         let reply = try await connection.call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
             member: "NameHasOwner", arguments: [.string("org.bluez")], timeout: .seconds(5))
         guard reply.first?.boolValue == true else {
             throw XCTSkip("bluetoothd (org.bluez) is not on the system bus")

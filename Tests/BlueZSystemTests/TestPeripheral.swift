@@ -26,7 +26,9 @@ final class TestPeripheral: Sendable {
         self.controlWrites = controlWrites
     }
 
-    static func start(adapter: String = SystemTestEnvironment.peripheralAdapter) async throws -> TestPeripheral {
+    static func start(adapter: String = SystemTestEnvironment.peripheralAdapter) async throws
+        -> TestPeripheral
+    {
         let packets = PacketLog()
         let controlWrites = PacketLog()
         let server = ServerBox()

@@ -44,7 +44,8 @@ public final class BlueZGATTServer: Sendable {
         }
         let root = "/dfu_update/server\(number)"
         let server = BlueZGATTServer(
-            bus: bus, adapter: chosen, root: root, services: services, advertisementCount: advertisements.count)
+            bus: bus, adapter: chosen, root: root, services: services,
+            advertisementCount: advertisements.count)
         do {
             try server.export(services, advertisements)
             _ = try await bus.call(
@@ -62,7 +63,9 @@ public final class BlueZGATTServer: Sendable {
         return server
     }
 
-    private init(bus: BlueZBus, adapter: Adapter, root: String, services: [LocalService], advertisementCount: Int) {
+    private init(
+        bus: BlueZBus, adapter: Adapter, root: String, services: [LocalService], advertisementCount: Int
+    ) {
         self.bus = bus
         self.adapter = adapter
         self.root = root
@@ -103,7 +106,8 @@ public final class BlueZGATTServer: Sendable {
     public func stop() async {
         for path in advertisementPaths {
             _ = try? await bus.call(
-                adapter.path, BlueZ.advertisingManagerInterface, "UnregisterAdvertisement", [.objectPath(path)],
+                adapter.path, BlueZ.advertisingManagerInterface, "UnregisterAdvertisement",
+                [.objectPath(path)],
                 timeout: .seconds(5))
         }
         _ = try? await bus.call(
@@ -132,13 +136,15 @@ public final class BlueZGATTServer: Sendable {
             for characteristic in service.characteristics {
                 guard let path = characteristicPaths[characteristic.uuid] else { continue }
                 try connection.exportObject(
-                    at: path, interfaces: [characteristicInterface(characteristic, path: path, service: servicePath)])
+                    at: path,
+                    interfaces: [characteristicInterface(characteristic, path: path, service: servicePath)])
             }
         }
         for (path, advertisement) in zip(advertisementPaths, advertisements) {
             var properties = [
                 DBusProperty("Type", value: .string("peripheral")),
-                DBusProperty("ServiceUUIDs", value: .stringArray(advertisement.serviceUUIDs.map(\.uuidString))),
+                DBusProperty(
+                    "ServiceUUIDs", value: .stringArray(advertisement.serviceUUIDs.map(\.uuidString))),
             ]
             if let name = advertisement.localName {
                 properties.append(DBusProperty("LocalName", value: .string(name)))
