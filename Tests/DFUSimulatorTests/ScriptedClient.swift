@@ -1,0 +1,143 @@
+import DFUSimulator
+import GATT
+import NordicDFU
+import XCTest
+
+/// A small scripted DFU client for the tests: writes what a test says, returns what the device
+/// answers. It talks to the simulator only through the GATT protocols.
+final class ScriptedClient {
+    let central: SimulatedCentral
+    let peripheral: any GATTPeripheral
+    private var characteristics: [BluetoothUUID: any GATTCharacteristic] = [:]
+    private var streams: [BluetoothUUID: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator] = [:]
+    static let timeout = Duration.seconds(5)
+
+    init(central: SimulatedCentral, device: DeviceIdentifier) async throws {
+        self.central = central
+        peripheral = try await central.connect(device, timeout: Self.timeout)
+        for service in try await peripheral.services() {
+            for characteristic in service.characteristics {
+                characteristics[characteristic.uuid] = characteristic
+            }
+        }
+    }
+
+    var serviceUUIDs: [BluetoothUUID] {
+        get async throws { try await peripheral.services().map(\.uuid) }
+    }
+
+    func characteristic(_ uuid: BluetoothUUID) throws -> any GATTCharacteristic {
+        guard let characteristic = characteristics[uuid] else {
+            throw GATTError.attributeNotFound(uuid.uuidString)
+        }
+        return characteristic
+    }
+
+    func subscribe(_ uuid: BluetoothUUID) async throws {
+        streams[uuid] = try await characteristic(uuid).subscribe(timeout: Self.timeout).makeAsyncIterator()
+    }
+
+    func write(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws {
+        try await characteristic(uuid).write(bytes, timeout: Self.timeout)
+    }
+
+    func writeWithoutResponse(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws {
+        try await characteristic(uuid).writeWithoutResponse(bytes)
+    }
+
+    func read(_ uuid: BluetoothUUID) async throws -> [UInt8] {
+        try await characteristic(uuid).read(timeout: Self.timeout)
+    }
+
+    /// The next notification on `uuid`; nil when the stream ended without an error.
+    func next(_ uuid: BluetoothUUID) async throws -> [UInt8]? {
+        guard var iterator = streams[uuid] else {
+            throw GATTError.attributeNotFound("no subscription to \(uuid)")
+        }
+        defer { streams[uuid] = iterator }
+        return try await iterator.next()
+    }
+
+    /// Writes a request and returns the notification that answers it.
+    func request(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws -> [UInt8] {
+        try await write(uuid, bytes)
+        guard let answer = try await next(uuid) else {
+            throw GATTError.disconnected(device: "test", reason: "no answer")
+        }
+        return answer
+    }
+
+    /// Writes `bytes` to `uuid` in chunks of at most `payload` bytes.
+    func stream(_ uuid: BluetoothUUID, _ bytes: ArraySlice<UInt8>, payload: Int) async throws {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = min(start + payload, bytes.endIndex)
+            try await writeWithoutResponse(uuid, Array(bytes[start..<end]))
+            start = end
+        }
+    }
+
+    var now: Duration { central.linkTime.now() }
+}
+
+/// Bytes and helpers the tests share.
+enum Fixtures {
+    static let uuids = DFUUUIDs()
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+
+    /// Deterministic pseudo-random image bytes.
+    static func image(count: Int, seed: UInt32 = 1) -> [UInt8] {
+        var state = seed &* 2_654_435_761 | 1
+        return (0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
+            return UInt8(truncatingIfNeeded: state)
+        }
+    }
+
+    static func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
+        try DFUPackage(firmware: bytes).images[0].sha256
+    }
+
+    /// The 70-byte unsigned init packet of protocol doc §2.12 / §5.2 (pc-nrfutil's
+    /// `dfu_test_app_hrm_s130.dat`): application of 20524 bytes, hw 52, sd_req [0x8C], fw 0.
+    static let docInitPacket: [UInt8] =
+        [
+            0x0A, 0x44, 0x08, 0x01, 0x12, 0x40, 0x08, 0x00, 0x10, 0x34, 0x1A, 0x02, 0x8C, 0x01, 0x20, 0x00,
+            0x28, 0x00,
+        ]
+        + [0x30, 0x00, 0x38, 0xAC, 0xA0, 0x01, 0x42, 0x24, 0x08, 0x03, 0x12, 0x20]
+        + [0x03, 0x72, 0x61, 0xD3, 0x3B, 0xB5, 0xA8, 0xAE, 0x1B, 0xF0, 0x1A, 0xFE, 0x92, 0xAF, 0xBF, 0xD8]
+        + [0x33, 0x41, 0x19, 0xF3, 0xB6, 0x9F, 0xC7, 0x68, 0x48, 0x41, 0x3D, 0xA7, 0x5F, 0x83, 0x03, 0x51]
+        + [0x48, 0x00, 0x52, 0x04, 0x08, 0x01, 0x12, 0x00]
+
+    /// Where the 32 hash bytes sit in `docInitPacket`.
+    static let docInitPacketHashRange = 30..<62
+
+    /// The doc's init packet with its hash replaced by that of `image` (same size, 20524 bytes).
+    static func docInitPacket(for image: [UInt8]) throws -> [UInt8] {
+        var packet = docInitPacket
+        packet.replaceSubrange(docInitPacketHashRange, with: try sha256(image).reversed())
+        return packet
+    }
+
+    /// Configuration of a device that accepts the doc's packet: hw 52, SoftDevice 0x8C, app
+    /// version 0, command object maximum 256 (as in the trace).
+    static func docDevice(kind: SimulatedDeviceKind = .secure, faults: [SimulatedFault] = [], mtu: Int = 23)
+        -> SimulatedDeviceConfiguration
+    {
+        SimulatedDeviceConfiguration(
+            kind: kind, firmwareVersion: "0.0.0", softDeviceID: 0x8C, mtu: mtu, faults: faults,
+            commandObjectMaximumSize: 256)
+    }
+
+    static func hex(_ text: String) -> [UInt8] {
+        text.split(separator: " ").map { UInt8($0, radix: 16)! }
+    }
+
+    static func le32(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
