@@ -141,3 +141,63 @@ enum Fixtures {
         (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 }
+
+extension ScriptedClient {
+    static let cp = Fixtures.uuids.secureControlPoint
+    static let pkt = Fixtures.uuids.securePacket
+
+    /// Sends an init packet the way both reference libraries do (PRN off, Create, stream,
+    /// Calculate Checksum, Execute); returns the Execute's response.
+    func sendSecureInitPacket(_ packet: [UInt8], payload: Int = 20) async throws -> [UInt8] {
+        _ = try await request(Self.cp, [0x02, 0x00, 0x00])
+        let create = try await request(Self.cp, [0x01, 0x01] + Fixtures.le32(UInt32(packet.count)))
+        guard create == [0x60, 0x01, 0x01] else { return create }
+        try await stream(Self.pkt, packet[...], payload: payload)
+        _ = try await request(Self.cp, [0x03])
+        return try await request(Self.cp, [0x04])
+    }
+
+    /// Sends `image[from...]` in data objects of 4096 bytes; waits `delay` after each Create (the
+    /// preparation delay, so the page erase does not make the flash queue drop packets) and
+    /// for every PRN; returns the last Execute's response (or the first failing one).
+    func sendSecureImage(
+        _ image: [UInt8], from start: Int = 0, payload: Int = 20, prn: UInt16 = 0,
+        delay: Duration = .milliseconds(400)
+    ) async throws -> [UInt8] {
+        _ = try await request(Self.cp, [0x02] + [UInt8(prn & 0xFF), UInt8(prn >> 8)])
+        var offset = start
+        var last: [UInt8] = []
+        while offset < image.count {
+            let size = min(4096 - offset % 4096, image.count - offset)
+            if offset % 4096 == 0 {
+                let create = try await request(Self.cp, [0x01, 0x02] + Fixtures.le32(UInt32(size)))
+                guard create == [0x60, 0x01, 0x01] else { return create }
+                if delay > .zero { try await central.linkTime.sleep(for: delay) }
+            }
+            var sent = offset
+            var packets = 0
+            while sent < offset + size {
+                let end = min(sent + payload, offset + size)
+                try await writeWithoutResponse(Self.pkt, Array(image[sent..<end]))
+                sent = end
+                packets += 1
+                if prn > 0, packets % Int(prn) == 0 { _ = try await next(Self.cp) }
+            }
+            _ = try await request(Self.cp, [0x03])
+            last = try await request(Self.cp, [0x04])
+            guard last == [0x60, 0x04, 0x01] else { return last }
+            offset = sent
+        }
+        return last
+    }
+
+    /// Select(`type`): (offset, crc).
+    func select(_ type: UInt8) async throws -> (offset: UInt32, crc: UInt32) {
+        let answer = try await request(Self.cp, [0x06, type])
+        let response = try SecureDFUResponse(decoding: answer)
+        guard case .selected(_, let offset, let crc) = response.outcome else {
+            throw GATTError.operationFailed(operation: "select", reason: answer.hexString(separator: " "))
+        }
+        return (offset, crc)
+    }
+}
