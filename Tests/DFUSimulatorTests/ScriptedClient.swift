@@ -201,3 +201,28 @@ extension ScriptedClient {
         return (offset, crc)
     }
 }
+
+extension Fixtures {
+    /// An unsigned Secure init packet for an application image, laid out as nrfutil writes it
+    /// (protocol doc §5.2): hw 52, sd_req [`softDevice`], the image's size and reversed SHA-256.
+    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws -> [UInt8] {
+        func varint(_ value: UInt32) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var rest = value
+            repeat {
+                let low = UInt8(rest & 0x7F)
+                rest >>= 7
+                bytes.append(rest == 0 ? low : low | 0x80)
+            } while rest != 0
+            return bytes
+        }
+        let sdReq = varint(UInt32(softDevice))
+        let initCommand =
+            [0x08] + varint(version) + [0x10, 0x34, 0x1A, UInt8(sdReq.count)] + sdReq
+            + [0x20, 0x00, 0x28, 0x00, 0x30, 0x00, 0x38] + varint(UInt32(image.count))
+            + [0x42, 0x24, 0x08, 0x03, 0x12, 0x20] + (try sha256(image)).reversed()
+            + [0x48, 0x00, 0x52, 0x04, 0x08, 0x01, 0x12, 0x00]
+        let command = [0x08, 0x01, 0x12, UInt8(initCommand.count)] + initCommand
+        return [0x0A, UInt8(command.count)] + command
+    }
+}
