@@ -13,12 +13,16 @@ final class ButtonlessTests: XCTestCase {
         -> [Advertisement]
     {
         var found: [Advertisement] = []
-        for try await advertisement in central.scan(filter, timeout: .milliseconds(50)) { found.append(advertisement) }
+        for try await advertisement in central.scan(filter, timeout: .milliseconds(50)) {
+            found.append(advertisement)
+        }
         return found
     }
 
     func testApplicationReportsItsVersionAndAdvertises() async throws {
-        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.2.3")])
+        let central = try SimulatedCentral(devices: [
+            SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.2.3")
+        ])
         let seen = try await advertisements(central, filter: ScanFilter(serviceUUIDs: [uuids.secureService]))
         XCTAssertEqual(seen.map(\.address), ["C0:DE:00:00:00:10"])
         XCTAssertEqual(seen.first?.name, "DfuSim")

@@ -11,11 +11,15 @@ final class LegacyTests: XCTestCase {
 
     /// `legacy_app_20000_hex.zip`: 20000 bytes, dfu_version 0.5, device type 82, sd_req [0x88].
     private func package() throws -> DFUImage {
-        try DFUPackage(contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip"))
-            .images[0]
+        try DFUPackage(
+            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip")
+        )
+        .images[0]
     }
 
-    private func device(kind: SimulatedDeviceKind = .legacyApp, faults: [SimulatedFault] = []) -> SimulatedDeviceConfiguration {
+    private func device(kind: SimulatedDeviceKind = .legacyApp, faults: [SimulatedFault] = [])
+        -> SimulatedDeviceConfiguration
+    {
         SimulatedDeviceConfiguration(kind: kind, softDeviceID: 0x88, faults: faults, legacyDeviceType: 82)
     }
 
@@ -25,7 +29,9 @@ final class LegacyTests: XCTestCase {
         return client
     }
 
-    private func expect(_ client: ScriptedClient, _ request: String, _ response: String, line: UInt = #line) async throws {
+    private func expect(_ client: ScriptedClient, _ request: String, _ response: String, line: UInt = #line)
+        async throws
+    {
         let answer = try await client.request(cp, Fixtures.hex(request))
         XCTAssertEqual(answer.hexString(separator: " "), response.lowercased(), line: line)
     }
@@ -33,7 +39,8 @@ final class LegacyTests: XCTestCase {
     /// Start DFU with the size packet, then the init packet; both must be accepted.
     private func start(_ client: ScriptedClient, image: DFUImage) async throws {
         try await client.write(cp, [0x01, 0x04])
-        try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: UInt32(image.firmware.count)).encoded)
+        try await client.writeWithoutResponse(
+            pkt, LegacyImageSizes(application: UInt32(image.firmware.count)).encoded)
         let started = try await client.next(cp)
         XCTAssertEqual(started, Fixtures.hex("10 01 01"))
         try await client.write(cp, [0x02, 0x00])
@@ -142,7 +149,9 @@ final class LegacyTests: XCTestCase {
 
     func testADroppedLinkLosesTheTransfer() async throws {
         let image = try package()
-        let central = try SimulatedCentral(devices: [device(kind: .legacy, faults: [.disconnectAt(bytes: 5000)])])
+        let central = try SimulatedCentral(devices: [
+            device(kind: .legacy, faults: [.disconnectAt(bytes: 5000)])
+        ])
         var client = try await bootloaderClient(central)
         try await start(client, image: image)
         try await client.write(cp, [0x03])

@@ -55,7 +55,8 @@ final class LinkTimeTests: XCTestCase {
     func testTheFlashQueueDropsPacketsWhileTheObjectIsErased() async throws {
         let image = Fixtures.image(count: 20524)
         let client = try await client()
-        let accepted = try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image), payload: 244)
+        let accepted = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: image), payload: 244)
         XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
         _ = try await client.request(cp, [0x01, 0x02, 0x00, 0x10, 0x00, 0x00])
         // 17 packets arrive within three events, long before the 85 ms erase ends: only the
@@ -69,7 +70,8 @@ final class LinkTimeTests: XCTestCase {
     func testAPreparationDelayAvoidsTheDrops() async throws {
         let image = Fixtures.image(count: 20524)
         let client = try await client()
-        let accepted = try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image), payload: 244)
+        let accepted = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: image), payload: 244)
         XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
         _ = try await client.request(cp, [0x01, 0x02, 0x00, 0x10, 0x00, 0x00])
         try await client.central.linkTime.sleep(for: .milliseconds(100))

@@ -205,7 +205,9 @@ extension ScriptedClient {
 extension Fixtures {
     /// An unsigned Secure init packet for an application image, laid out as nrfutil writes it
     /// (protocol doc §5.2): hw 52, sd_req [`softDevice`], the image's size and reversed SHA-256.
-    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws -> [UInt8] {
+    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws
+        -> [UInt8]
+    {
         func varint(_ value: UInt32) -> [UInt8] {
             var bytes: [UInt8] = []
             var rest = value

@@ -20,7 +20,8 @@ final class TransferBoundTests: XCTestCase {
 
     /// Sends an image as fast as the model allows: it knows the flash timing and sends a packet
     /// only when the flash queue will have room for it, and makes no request it does not need.
-    private func idealSecureTransfer(image: [UInt8], client: ScriptedClient, payload: Int, prn: Int) async throws
+    private func idealSecureTransfer(image: [UInt8], client: ScriptedClient, payload: Int, prn: Int)
+        async throws
         -> [UInt8]
     {
         let initPacket = try Fixtures.initPacket(for: image)
@@ -75,7 +76,8 @@ final class TransferBoundTests: XCTestCase {
         XCTAssertEqual(final, [0x60, 0x04, 0x01], line: line)
         let bound = TransferBound.minimumDuration(
             for: TransferConfiguration(
-                dfuProtocol: .secure, imageSize: size, initPacketSize: try Fixtures.initPacket(for: image).count,
+                dfuProtocol: .secure, imageSize: size,
+                initPacketSize: try Fixtures.initPacket(for: image).count,
                 payloadSize: payload, packetReceiptNotifications: prn),
             timing: timing)
         XCTAssertGreaterThanOrEqual(elapsed, bound, "size \(size) mtu \(mtu) prn \(prn)", line: line)
@@ -97,14 +99,16 @@ final class TransferBoundTests: XCTestCase {
             let client = try await secureClient(mtu: mtu)
             let start = client.now
             _ = try await client.select(1)
-            let accepted = try await client.sendSecureInitPacket(try Fixtures.initPacket(for: image), payload: payload)
+            let accepted = try await client.sendSecureInitPacket(
+                try Fixtures.initPacket(for: image), payload: payload)
             XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
             _ = try await client.select(2)
             let final = try await client.sendSecureImage(image, payload: payload, prn: UInt16(prn))
             XCTAssertEqual(final, [0x60, 0x04, 0x01])
             let bound = TransferBound.minimumDuration(
                 for: TransferConfiguration(
-                    dfuProtocol: .secure, imageSize: image.count, initPacketSize: try Fixtures.initPacket(for: image).count,
+                    dfuProtocol: .secure, imageSize: image.count,
+                    initPacketSize: try Fixtures.initPacket(for: image).count,
                     payloadSize: payload, packetReceiptNotifications: prn),
                 timing: timing)
             XCTAssertGreaterThanOrEqual(client.now - start, bound, "mtu \(mtu) prn \(prn)")
@@ -146,7 +150,8 @@ final class TransferBoundTests: XCTestCase {
             let elapsed = client.now - start
             let bound = TransferBound.minimumDuration(
                 for: TransferConfiguration(
-                    dfuProtocol: .legacy, imageSize: 20000, initPacketSize: image.initPacket!.count, payloadSize: 20,
+                    dfuProtocol: .legacy, imageSize: 20000, initPacketSize: image.initPacket!.count,
+                    payloadSize: 20,
                     packetReceiptNotifications: prn),
                 timing: timing)
             XCTAssertGreaterThanOrEqual(elapsed, bound, "prn \(prn)")
