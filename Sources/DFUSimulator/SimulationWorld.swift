@@ -51,7 +51,7 @@ final class SimulationWorld: Sendable {
     ) {
         try state.withLock { state in
             let found = state.devices.firstIndex { device in
-                guard device.connection == nil, device.firmware.services.isEmpty == false else {
+                guard device.connection == nil, !device.firmware.services.isEmpty else {
                     return false
                 }
                 switch identifier {

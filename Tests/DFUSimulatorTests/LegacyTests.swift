@@ -58,8 +58,8 @@ final class LegacyTests: XCTestCase {
         try await app.peripheral.waitForDisconnection(timeout: .seconds(1))
 
         let client = try await bootloaderClient(central)
-        let answer1 = try await client.read(Fixtures.uuids.legacyVersion)
-        XCTAssertEqual(answer1, [0x08, 0x00])
+        let version = try await client.read(Fixtures.uuids.legacyVersion)
+        XCTAssertEqual(version, [0x08, 0x00])
         try await start(client, image: image)
         try await client.write(cp, Fixtures.hex("08 0C 00"))
         try await client.write(cp, [0x03])
@@ -75,8 +75,8 @@ final class LegacyTests: XCTestCase {
                 XCTAssertEqual(receipt, [0x11] + Fixtures.le32(UInt32(sent)))
             }
         }
-        let answer2 = try await client.next(cp)
-        XCTAssertEqual(answer2, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
         try await client.write(cp, [0x05])
         try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
@@ -104,17 +104,17 @@ final class LegacyTests: XCTestCase {
         // Size packet of the wrong length, and an application combined with a SoftDevice.
         try await client.write(cp, [0x01, 0x04])
         try await client.writeWithoutResponse(pkt, [0, 0, 0, 0])
-        let answer3 = try await client.next(cp)
-        XCTAssertEqual(answer3, Fixtures.hex("10 01 03"))
+        let wrongLength = try await client.next(cp)
+        XCTAssertEqual(wrongLength, Fixtures.hex("10 01 03"))
         try await client.write(cp, [0x01, 0x05])
         try await client.writeWithoutResponse(pkt, LegacyImageSizes(softdevice: 4, application: 4).encoded)
-        let answer4 = try await client.next(cp)
-        XCTAssertEqual(answer4, Fixtures.hex("10 01 03"))
+        let mixedTypes = try await client.next(cp)
+        XCTAssertEqual(mixedTypes, Fixtures.hex("10 01 03"))
         // An init packet for another SoftDevice.
         try await client.write(cp, [0x01, 0x04])
         try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: 20000).encoded)
-        let answer5 = try await client.next(cp)
-        XCTAssertEqual(answer5, Fixtures.hex("10 01 01"))
+        let started = try await client.next(cp)
+        XCTAssertEqual(started, Fixtures.hex("10 01 01"))
         try await client.write(cp, [0x02, 0x00])
         var wrongSoftDevice = image.initPacket!
         wrongSoftDevice[10] = 0x99
@@ -135,8 +135,8 @@ final class LegacyTests: XCTestCase {
         var corrupt = image.firmware
         corrupt[1234] ^= 0xFF
         try await client.stream(pkt, corrupt[...], payload: 20)
-        let answer6 = try await client.next(cp)
-        XCTAssertEqual(answer6, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 05")
         try await expect(client, "05", "10 05 02")
         try await client.write(cp, [0x06])
@@ -165,8 +165,8 @@ final class LegacyTests: XCTestCase {
         try await start(client, image: image)
         try await client.write(cp, [0x03])
         try await client.stream(pkt, image.firmware[...], payload: 20)
-        let answer7 = try await client.next(cp)
-        XCTAssertEqual(answer7, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
     }
 }
