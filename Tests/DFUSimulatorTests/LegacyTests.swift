@@ -169,4 +169,61 @@ final class LegacyTests: XCTestCase {
         XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
     }
+
+    func testSoftDeviceAndBootloaderComeBackAtAddressPlusOne() async throws {
+        let image = try DFUPackage(
+            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_sd_bl.zip")
+        ).images[0]
+        let central = try SimulatedCentral(devices: [device()])
+        let app = try await ScriptedClient(central: central, device: address)
+        try await app.subscribe(cp)
+        try await app.write(cp, [0x01, 0x04])
+        let client = try await bootloaderClient(central)
+        try await client.write(cp, [0x01, 0x03])
+        let sizes = LegacyImageSizes(softdevice: image.sizes.softdevice, bootloader: image.sizes.bootloader)
+        try await client.writeWithoutResponse(pkt, sizes.encoded)
+        let started = try await client.next(cp)
+        XCTAssertEqual(started, Fixtures.hex("10 01 01"))
+        try await client.write(cp, [0x02, 0x00])
+        try await client.stream(pkt, image.initPacket![...], payload: 20)
+        try await expect(client, "02 01", "10 02 01")
+        try await client.write(cp, [0x03])
+        try await client.stream(pkt, image.firmware[...], payload: 20)
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
+        try await expect(client, "04", "10 04 01")
+        try await client.write(cp, [0x05])
+        try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
+        let snapshot = try XCTUnwrap(central.snapshot(of: address))
+        XCTAssertEqual(snapshot.mode, .bootloader)
+        XCTAssertEqual(snapshot.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(snapshot.name, "DfuTarg")
+        XCTAssertEqual(snapshot.images[.softdevice]?.size, 110_592)
+        XCTAssertEqual(snapshot.images[.bootloader]?.size, 19252)
+        XCTAssertNil(snapshot.images[.application])
+    }
+
+    func testTheSHA256LayoutNeedsVersion07() async throws {
+        let image = try DFUPackage(
+            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_dfu_ver_0.7_nordic.zip")
+        ).images[0]
+        for (minor, expected) in [(UInt8(6), "10 02 06"), (7, "10 02 01")] {
+            var configuration = device(kind: .legacy)
+            configuration.legacyDFUVersion = LegacyDFUVersion(major: 0, minor: minor)
+            configuration.legacyDeviceRevision = 1
+            let central = try SimulatedCentral(devices: [configuration])
+            let client = try await bootloaderClient(central)
+            try await client.write(cp, [0x01, 0x04])
+            try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: 6000).encoded)
+            _ = try await client.next(cp)
+            try await client.write(cp, [0x02, 0x00])
+            try await client.stream(pkt, image.initPacket![...], payload: 20)
+            try await expect(client, "02 01", expected)
+            guard minor == 7 else { continue }
+            try await client.write(cp, [0x03])
+            try await client.stream(pkt, image.firmware[...], payload: 20)
+            _ = try await client.next(cp)
+            try await expect(client, "04", "10 04 01")
+        }
+    }
 }
