@@ -111,4 +111,30 @@ final class ButtonlessTests: XCTestCase {
         let timing = SimulationTiming()
         XCTAssertGreaterThanOrEqual(central.linkTime.now() - jumped, timing.bootTime + timing.connectionSetup)
     }
+
+    func testWaitingForADisconnectionThatDoesNotComeTimesOut() async throws {
+        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp)])
+        let peripheral = try await central.connect(address, timeout: .seconds(1))
+        do {
+            try await peripheral.waitForDisconnection(timeout: .milliseconds(50))
+            XCTFail("nothing drops the link")
+        } catch GATTError.timeout {}
+        await peripheral.disconnect()
+        try await peripheral.waitForDisconnection(timeout: .milliseconds(50))
+        do {
+            _ = try await peripheral.services()
+            XCTFail("a dropped link has no services")
+        } catch GATTError.disconnected {}
+    }
+
+    func testUnusableTimingIsRefused() {
+        var timing = SimulationTiming()
+        timing.connectionInterval = .zero
+        XCTAssertThrowsError(
+            try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secure, timing: timing)]))
+        XCTAssertThrowsError(
+            try SimulatedCentral(devices: [
+                SimulatedDeviceConfiguration(kind: .secure), SimulatedDeviceConfiguration(kind: .legacy),
+            ]))
+    }
 }
