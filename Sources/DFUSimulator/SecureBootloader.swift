@@ -138,7 +138,7 @@ struct SecureBootloader: Sendable {
         dataCRC = executedCRC
         objectStart = executedOffset
         objectSize = size
-        core.flash.perform(taking: core.eraseTime(bytes: size), at: time)
+        core.flash.perform(taking: core.timing.eraseTime(bytes: size).nanoseconds, at: time)
         return .success
     }
 
