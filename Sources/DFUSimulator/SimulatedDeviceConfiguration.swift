@@ -4,6 +4,7 @@ import NordicDFU
 /// Everything that makes one simulated device: the `--sim-*` options of the CLI contract and the
 /// `simulate` object of a fleet inventory.
 public struct SimulatedDeviceConfiguration: Sendable {
+    /// What runs when the simulation starts (`--simulate`).
     public var kind: SimulatedDeviceKind
     /// The address the device advertises at when the simulation starts. A device that starts in
     /// its bootloader (`secure`, `legacy`) was entered without bond data, so its application's
@@ -26,7 +27,9 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var publicKey: DFUPublicKey?
     /// The ATT MTU the device offers.
     public var mtu: Int
+    /// Faults to inject (`--sim-fault`).
     public var faults: [SimulatedFault]
+    /// The link and flash model's parameters.
     public var timing: SimulationTiming
     /// The Secure bootloader's maximum init command size (Select response): 512 (SDK 15.3+) or
     /// 256 (older SDKs).
@@ -35,6 +38,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var legacyDeviceType: UInt16?
     public var legacyDeviceRevision: UInt16?
 
+    /// A device of `kind` with the contract's defaults for everything else.
     public init(
         kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
         name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
