@@ -118,9 +118,9 @@ final class ActivationTests: XCTestCase {
 
     func testSoftDeviceBootloaderThenApplication() async throws {
         let package = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("secure/secure_sd_bl_app_signed.zip"))
+            contentsOf: try Fixtures.file("secure/secure_sd_bl_app_signed.zip"))
         let key = try DFUPublicKey(
-            contentsOf: Fixtures.directory.appendingPathComponent("keys/dfu_test_key_public.pem"))
+            contentsOf: try Fixtures.file("keys/dfu_test_key_public.pem"))
         let central = try SimulatedCentral(devices: [
             SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "0.0.1", publicKey: key)
         ])

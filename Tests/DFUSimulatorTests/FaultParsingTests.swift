@@ -31,7 +31,7 @@ final class ConfigurationOptionsTests: XCTestCase {
     let address = BluetoothAddress("C0:DE:00:00:00:10")!
 
     func testBuildsAConfigurationFromTheContractsOptions() throws {
-        let key = Fixtures.directory.appendingPathComponent("keys/dfu_test_key_public_hex.txt").path
+        let key = try Fixtures.file("keys/dfu_test_key_public_hex.txt").path
         let configuration = try SimulatedDeviceConfiguration(
             kind: "legacy-app", address: address, dfuVersion: "0.6", firmwareVersion: "2.0.1",
             hardwareVersion: "53",

@@ -12,7 +12,7 @@ final class LegacyTests: XCTestCase {
     /// `legacy_app_20000_hex.zip`: 20000 bytes, dfu_version 0.5, device type 82, sd_req [0x88].
     private func package() throws -> DFUImage {
         try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip")
+            contentsOf: try Fixtures.file("legacy/legacy_app_20000_hex.zip")
         )
         .images[0]
     }
@@ -172,7 +172,7 @@ final class LegacyTests: XCTestCase {
 
     func testSoftDeviceAndBootloaderComeBackAtAddressPlusOne() async throws {
         let image = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_sd_bl.zip")
+            contentsOf: try Fixtures.file("legacy/legacy_sd_bl.zip")
         ).images[0]
         let central = try SimulatedCentral(devices: [device()])
         let app = try await ScriptedClient(central: central, device: address)
@@ -205,7 +205,7 @@ final class LegacyTests: XCTestCase {
 
     func testTheSHA256LayoutNeedsVersion07() async throws {
         let image = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_dfu_ver_0.7_nordic.zip")
+            contentsOf: try Fixtures.file("legacy/legacy_app_dfu_ver_0.7_nordic.zip")
         ).images[0]
         for (minor, expected) in [(UInt8(6), "10 02 06"), (7, "10 02 01")] {
             var configuration = device(kind: .legacy)

@@ -83,8 +83,19 @@ final class ScriptedClient {
 /// Bytes and helpers the tests share.
 enum Fixtures {
     static let uuids = DFUUUIDs()
+    /// The team's fixtures, `../shared/fixtures` next to the repository.
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+
+    /// A fixture file; the test is skipped (saying which file) when the fixtures are not there.
+    static func file(_ path: String) throws -> URL {
+        let url = directory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip(
+                "fixture \(url.path) is not available (needs ../shared/fixtures next to the repository)")
+        }
+        return url
+    }
 
     /// Deterministic pseudo-random image bytes.
     static func image(count: Int, seed: UInt32 = 1) -> [UInt8] {

@@ -123,7 +123,7 @@ final class TransferBoundTests: XCTestCase {
 
     func testIdealLegacyClientMeetsTheBound() async throws {
         let image = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip")
+            contentsOf: try Fixtures.file("legacy/legacy_app_20000_hex.zip")
         ).images[0]
         for prn in [0, 12, 1] {
             let central = try SimulatedCentral(devices: [
