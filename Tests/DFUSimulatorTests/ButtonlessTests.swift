@@ -137,4 +137,17 @@ final class ButtonlessTests: XCTestCase {
                 SimulatedDeviceConfiguration(kind: .secure), SimulatedDeviceConfiguration(kind: .legacy),
             ]))
     }
+
+    func testAScanInProgressSeesTheBootloaderAppear() async throws {
+        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp)])
+        let client = try await ScriptedClient(central: central, device: address)
+        var scan = central.scan(ScanFilter(serviceUUIDs: [uuids.secureService]), timeout: .seconds(5))
+            .makeAsyncIterator()
+        try await client.subscribe(uuids.buttonlessWithoutBonds)
+        _ = try await client.request(uuids.buttonlessWithoutBonds, [0x01])
+        // The connected application did not advertise; the only report is the bootloader's.
+        let appeared = try await scan.next()
+        XCTAssertEqual(appeared?.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(appeared?.name, "DfuTarg")
+    }
 }
