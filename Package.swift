@@ -45,7 +45,9 @@ let package = Package(
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // A model of an nRF5 device, reached through the GATT protocols.
-        .target(name: "DFUSimulator", dependencies: ["NordicDFU", "GATT"]),
+        .target(
+            name: "DFUSimulator",
+            dependencies: ["NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
 
         .executableTarget(
             name: "dfu-update",
@@ -66,6 +68,7 @@ let package = Package(
             dependencies: ["NordicDFU", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
+        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
     ]
 )
