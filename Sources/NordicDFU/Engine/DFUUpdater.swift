@@ -10,13 +10,14 @@ import GATT
 /// for await event in events { … }   // the last event is `.result`
 /// ```
 public struct DFUUpdater: Sendable {
-    let plan: DFUPlan
+    public let package: DFUPackage
     public let central: any GATTCentral
     public let device: DeviceIdentifier
     public let options: DFUOptions
 
-    init(plan: DFUPlan, central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions) {
-        self.plan = plan
+    /// An updater that sends `package` to `device`, found through `central`.
+    public init(package: DFUPackage, central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions = .init()) {
+        self.package = package
         self.central = central
         self.device = device
         self.options = options
@@ -29,8 +30,8 @@ public struct DFUUpdater: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: DFUEvent.self, bufferingPolicy: .unbounded)
         let session = UpdateSession(
             central: central, device: device, options: options, controller: controller, events: continuation)
-        let plan = plan
-        let task = Task { await UpdateRun(session: session, plan: plan).run() }
+        let package = package
+        let task = Task { await UpdateRun(session: session, package: package).run() }
         controller.attach(task)
         return (controller, events)
     }
@@ -54,7 +55,7 @@ public struct DFUUpdater: Sendable {
 /// One run of the state machine (docs/engine.md).
 private struct UpdateRun {
     let session: UpdateSession
-    let plan: DFUPlan
+    let package: DFUPackage
 
     private var options: DFUOptions { session.options }
 
@@ -81,14 +82,14 @@ private struct UpdateRun {
                 session.finish(.skipped)
                 return
             }
-            guard current.mode.protocolKind == plan.protocolKind else {
+            guard current.mode.format == package.format else {
                 throw session.failure(
                     .deviceNotSupported,
-                    "the package is for \(plan.protocolKind) but the device offers \(current.mode.protocolKind)")
+                    "the package is for \(package.format) DFU but the device offers \(current.mode.format) DFU")
             }
             var index = 0
             var reuseConnection = true
-            while index < plan.parts.count {
+            while index < package.images.count {
                 if !reuseConnection {
                     session.state(.connecting)
                     current = try await session.reconnect(candidates: rebootCandidates(after: current), name: bootloaderName)
@@ -121,7 +122,8 @@ private struct UpdateRun {
     // MARK: Version
 
     private func versionCheck(_ connection: DFUConnection) async -> DFUVersionCheck {
-        let packageVersion = options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? plan.applicationVersion
+        let packaged = package.applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
+        let packageVersion = options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? packaged
         var installed: String?
         if !connection.mode.isBootloader {
             let characteristic = connection.services.lazy.compactMap {
@@ -197,9 +199,9 @@ private struct UpdateRun {
     private func sendPart(
         _ index: Int, on start: DFUConnection, track: (DFUConnection) -> Void
     ) async throws -> (PartOutcome, DFUConnection) {
-        let part = plan.parts[index]
+        let part = package.images[index]
         let meter = ProgressMeter(
-            part: index + 1, totalParts: plan.parts.count, partBytes: part.firmware.count,
+            part: index + 1, totalParts: package.images.count, partBytes: part.firmware.count,
             linkTime: session.linkTime)
         var connection = start
         var attempt = 0
@@ -227,9 +229,9 @@ private struct UpdateRun {
     private func sendPartOnce(_ index: Int, on connection: DFUConnection, meter: ProgressMeter) async throws
         -> PartOutcome
     {
-        let part = plan.parts[index]
+        let part = package.images[index]
         session.state(.starting)
-        session.log(.info, "sending part \(index + 1) of \(plan.parts.count): \(part.kind), \(part.firmware.count) bytes")
+        session.log(.info, "sending part \(index + 1) of \(package.images.count): \(part.kind), \(part.firmware.count) bytes")
         switch connection.mode {
         case .secureBootloader(let controlPointCharacteristic, let packet):
             let inbox = try await subscribe(controlPointCharacteristic, connection)
@@ -237,7 +239,7 @@ private struct UpdateRun {
             let controlPoint = SecureControlPoint(
                 characteristic: controlPointCharacteristic, inbox: inbox, session: session)
             let size = await PacketSender.packetSize(
-                for: packet, protocolKind: .secure, maximum: options.maximumPacketSize)
+                for: packet, format: .secure, maximum: options.maximumPacketSize)
             var executor = SecureDFUExecutor(
                 session: session, part: part, controlPoint: controlPoint,
                 sender: PacketSender(characteristic: packet, packetSize: size), meter: meter,
@@ -252,7 +254,7 @@ private struct UpdateRun {
                 throw error
             }
             if case .initPacketRejected(let failure) = outcome {
-                guard index == 0, plan.parts.count > 1, part.kind != .application else { throw failure }
+                guard index == 0, package.images.count > 1, part.kind != .application else { throw failure }
                 session.log(
                     .warning, "the system image was refused (\(failure.detail)); it is probably installed already, "
                         + "going on with the application")

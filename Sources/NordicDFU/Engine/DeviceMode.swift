@@ -15,7 +15,7 @@ enum DeviceMode: Sendable {
         controlPoint: any GATTCharacteristic, packet: any GATTCharacteristic, version: LegacyDFUVersion?)
     case legacyApplication(controlPoint: any GATTCharacteristic, version: LegacyDFUVersion?)
 
-    var protocolKind: DFUProtocolKind {
+    var format: DFUPackage.Format {
         switch self {
         case .secureBootloader, .secureApplication: .secure
         case .legacyBootloader, .legacyApplication: .legacy

@@ -4,7 +4,7 @@ import GATT
 /// fails midway is sent again from the start.
 struct LegacyDFUExecutor {
     let session: UpdateSession
-    let part: DFUPart
+    let part: DFUImage
     let controlPoint: LegacyControlPoint
     let sender: PacketSender
     /// The bootloader's DFU Version, when it has the characteristic.
@@ -24,7 +24,7 @@ struct LegacyDFUExecutor {
             try await sendPackets(initPacket[...], firmware: false)
             try await controlPoint.write(.initParametersComplete)
             try await controlPoint.requireResponse(to: 0x02, timeout: options.responseTimeout)
-        } else if let version, version.minor >= 5 || version.major > 0 {
+        } else if let version, version >= LegacyDFUVersion(major: 0, minor: 5) {
             throw session.failure(
                 .extendedInitPacketRequired, "the bootloader (DFU version \(version)) requires an init packet")
         }
@@ -50,8 +50,11 @@ struct LegacyDFUExecutor {
             // SDK <= 6.1 bootloaders need time after a reset before Start DFU (§3).
             try await session.linkTime.sleep(for: .seconds(1))
         }
-        try await controlPoint.write(.startDFU(part.legacyImageType))
-        try await sendPackets(part.legacySizes.encoded[...], firmware: false)
+        try await controlPoint.write(.startDFU(part.kind.legacyImageType))
+        let sizes = part.sizes
+        let sizePacket = LegacyImageSizes(
+            softdevice: sizes.softdevice, bootloader: sizes.bootloader, application: sizes.application)
+        try await sendPackets(sizePacket.encoded[...], firmware: false)
         let status = try await controlPoint.response(to: 0x01, timeout: options.responseTimeout)
         switch status {
         case .success:
@@ -97,5 +100,17 @@ struct LegacyDFUExecutor {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }
         if firmware { session.bytesSent += bytes.count }
+    }
+}
+
+extension DFUImageKind {
+    /// The Legacy Start DFU image type of an image of this kind.
+    var legacyImageType: LegacyImageType {
+        switch self {
+        case .softdevice: .softdevice
+        case .bootloader: .bootloader
+        case .softdeviceBootloader: [.softdevice, .bootloader]
+        case .application: .application
+        }
     }
 }

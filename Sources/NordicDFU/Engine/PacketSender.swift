@@ -9,9 +9,9 @@ struct PacketSender: Sendable {
     /// by `maximum`, rounded down to a multiple of 4 (Secure DFU; protocol doc §2.1). Legacy DFU
     /// always uses 20 bytes (§1.1).
     static func packetSize(
-        for characteristic: any GATTCharacteristic, protocolKind: DFUProtocolKind, maximum: Int
+        for characteristic: any GATTCharacteristic, format: DFUPackage.Format, maximum: Int
     ) async -> Int {
-        guard protocolKind == .secure else { return 20 }
+        guard format == .secure else { return 20 }
         let linkLimit = await characteristic.maximumWriteWithoutResponseLength
         return max(20, min(linkLimit, maximum) & ~3)
     }

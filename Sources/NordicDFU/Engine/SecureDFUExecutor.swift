@@ -4,7 +4,7 @@ import GATT
 /// object, then the image in data objects, resuming from what the device already holds.
 struct SecureDFUExecutor {
     let session: UpdateSession
-    let part: DFUPart
+    let part: DFUImage
     let controlPoint: SecureControlPoint
     let sender: PacketSender
     var meter: ProgressMeter
