@@ -1,1 +1,0 @@
-// The BlueZ module; see docs/architecture.md.

@@ -1,0 +1,214 @@
+import DBus
+import GATT
+import Synchronization
+
+/// A GATT central on a BlueZ adapter, through bluetoothd's D-Bus API.
+///
+/// ```swift
+/// let central = try await BlueZCentral(adapter: "hci0")
+/// for try await advertisement in central.scan(ScanFilter(), timeout: .seconds(5)) { … }
+/// let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(30))
+/// ```
+public final class BlueZCentral: GATTCentral {
+    /// Which of bluetoothd's fast paths to use. Both are on by default; turning one off uses the
+    /// plain D-Bus method instead (for tests, benchmarks, and peers where a fast path misbehaves).
+    public struct Options: Sendable {
+        /// Write commands through a socket from `AcquireWrite` instead of `WriteValue` calls.
+        public var acquireWrite = true
+        /// Notifications through a socket from `AcquireNotify` instead of `StartNotify` and
+        /// `PropertiesChanged` signals.
+        public var acquireNotify = true
+        /// Connection attempts that fail with `le-connection-abort-by-local` (a common transient
+        /// failure) are retried up to this many times in all.
+        public var connectAttempts = 3
+
+        public init() {}
+    }
+
+    public let linkTime: any LinkTime = RealLinkTime()
+    /// The adapter's name, e.g. `hci0`.
+    public var adapterName: String { adapter.name }
+    /// The adapter's address.
+    public var adapterAddress: String { adapter.address }
+
+    let bus: BlueZBus
+    let adapter: Adapter
+    let options: Options
+    private let discovery: DiscoverySessions
+
+    /// Opens a system-bus connection and picks the adapter: `hciN`, its address, or (`nil`) the
+    /// first one. Throws `GATTError.bluetoothUnavailable` when bluetoothd is not running, the
+    /// adapter does not exist, or it is powered off.
+    public init(adapter: String? = nil, options: Options = Options()) async throws {
+        bus = try await BlueZBus.connect()
+        let tree: ObjectTree
+        do {
+            tree = try await bus.managedObjects()
+        } catch {
+            throw gattError(error, "listing bluetoothd's objects", device: adapter ?? "adapter")
+        }
+        self.adapter = try Adapter.select(adapter, in: tree)
+        self.options = options
+        discovery = DiscoverySessions(bus: bus, adapter: self.adapter)
+    }
+
+    public func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.scan(filter, timeout: timeout) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
+        try await connectPeripheral(device, timeout: timeout)
+    }
+
+    /// `connect` with the concrete result type.
+    public func connectPeripheral(_ device: DeviceIdentifier, timeout: Duration) async throws -> BlueZPeripheral {
+        let deadline = ContinuousClock.now + timeout
+        let path = try await find(device, until: deadline)
+        return try await DeviceConnector(central: self, identifier: device, path: path, deadline: deadline).connect()
+    }
+
+    /// Makes bluetoothd forget a device: its object, bonding keys and cached GATT database (use it
+    /// when a device changed its services and the cache is stale). Disconnects first. Does
+    /// nothing when bluetoothd does not know the address.
+    public func removeDevice(address: String) async throws {
+        let path = adapter.devicePath(for: address)
+        do {
+            _ = try await bus.call(
+                adapter.path, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(path)], timeout: .seconds(15))
+        } catch let error as DBusError
+            where error.name == "org.bluez.Error.DoesNotExist" || error.name == DBusError.Name.unknownObject
+        {
+            return
+        } catch {
+            throw gattError(error, "removing \(address) from \(adapter.name)", device: address)
+        }
+    }
+
+    // MARK: - scanning
+
+    /// Reports matching devices through `report` until `timeout` passes (or the task is cancelled).
+    func scan(
+        _ filter: ScanFilter, timeout: Duration, report: @escaping @Sendable (Advertisement) -> Void
+    ) async throws {
+        let signals = try await subscribe(under: adapter.path)
+        let session = try await discovery.join(filter)
+        do {
+            try await withTimeoutEndingNormally(timeout) {
+                try await self.reportDevices(filter, signals: signals, report: report)
+            }
+        } catch {
+            await discovery.leave(session)
+            throw error
+        }
+        await discovery.leave(session)
+    }
+
+    private func subscribe(under path: String) async throws -> AsyncStream<BusSignal> {
+        do {
+            return try await bus.signals(under: path)
+        } catch {
+            throw gattError(error, "subscribing to bluetoothd's signals", device: adapter.name)
+        }
+    }
+
+    private func reportDevices(
+        _ filter: ScanFilter, signals: AsyncStream<BusSignal>, report: @Sendable (Advertisement) -> Void
+    ) async throws {
+        var devices: [String: DeviceProperties] = [:]
+        func changed(_ path: String) {
+            if let advertisement = devices[path]?.advertisement, filter.matches(advertisement) {
+                report(advertisement)
+            }
+        }
+        // Devices bluetoothd already knows produce no new signal while their data stays the
+        // same (btvirt's RSSI never changes), so they are reported from the object list.
+        let tree: ObjectTree
+        do {
+            tree = try await bus.managedObjects()
+        } catch {
+            throw gattError(error, "listing devices on \(adapter.name)", device: adapter.name)
+        }
+        for path in tree.paths(with: BlueZ.deviceInterface, under: adapter.path) {
+            devices[path] = DeviceProperties(path: path, values: tree.properties(path, BlueZ.deviceInterface) ?? [:])
+            changed(path)
+        }
+        for await signal in signals {
+            if signal.isBlueZGone { throw GATTError.bluetoothUnavailable(BlueZBus.notRunningMessage) }
+            if let added = signal.interfacesAdded, let values = added.interfaces[BlueZ.deviceInterface],
+                added.path.hasPrefix(adapter.path + "/")
+            {
+                devices[added.path] = DeviceProperties(path: added.path, values: values)
+                changed(added.path)
+            } else if let removed = signal.interfacesRemoved, removed.interfaces.contains(BlueZ.deviceInterface) {
+                devices[removed.path] = nil
+            } else if let change = signal.propertiesChanged, change.interface == BlueZ.deviceInterface,
+                devices[signal.path] != nil
+            {
+                devices[signal.path]?.apply(changed: change.changed, invalidated: change.invalidated)
+                changed(signal.path)
+            }
+        }
+    }
+
+    // MARK: - finding a device to connect to
+
+    /// The object path of `device`: known to bluetoothd already (by address), or found by scanning.
+    private func find(_ device: DeviceIdentifier, until deadline: ContinuousClock.Instant) async throws -> String {
+        if case .address(let address) = device {
+            let path = adapter.devicePath(for: address)
+            let tree = try await managedObjectsForConnect(device)
+            if tree.properties(path, BlueZ.deviceInterface) != nil { return path }
+        }
+        let found = Mutex<String?>(nil)
+        let scanTime = deadline - ContinuousClock.now
+        let stream = scan(ScanFilter(), timeout: scanTime)
+        for try await advertisement in stream {
+            let matches =
+                switch device {
+                case .address(let address): advertisement.address == address
+                case .name(let name): advertisement.name == name
+                }
+            if matches {
+                found.withLock { $0 = adapter.devicePath(for: advertisement.address) }
+                break
+            }
+        }
+        guard let path = found.withLock({ $0 }) else {
+            throw GATTError.connectionFailed(
+                device: device.description,
+                reason: "not found while scanning on \(adapter.name) for \(scanTime.seconds) s; "
+                    + "is it advertising and in range?")
+        }
+        return path
+    }
+
+    private func managedObjectsForConnect(_ device: DeviceIdentifier) async throws -> ObjectTree {
+        do {
+            return try await bus.managedObjects()
+        } catch {
+            throw gattError(error, "looking up \(device)", device: device.description)
+        }
+    }
+}
+
+/// Runs `body` for at most `limit`; running out of time is a normal end, not an error.
+func withTimeoutEndingNormally(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void)
+    async throws
+{
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await body() }
+        group.addTask { try? await Task.sleep(for: limit) }
+        defer { group.cancelAll() }
+        try await group.next()
+    }
+}

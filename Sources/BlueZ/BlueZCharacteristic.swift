@@ -1,0 +1,97 @@
+import DBus
+import GATT
+
+/// What every characteristic of one connection shares.
+struct CharacteristicContext: Sendable {
+    let bus: BlueZBus
+    let link: LinkState
+    /// The device's address, for messages.
+    let device: String
+    let options: BlueZCentral.Options
+}
+
+/// A `GattCharacteristic1` of a connected device.
+public final class BlueZCharacteristic: GATTCharacteristic {
+    /// bluetoothd 5.66 drops (command) or refuses (request) values longer than this, whatever
+    /// the MTU: its D-Bus side never passes on more than 510 bytes.
+    public static let bluetoothdValueLimit = 510
+
+    public let uuid: BluetoothUUID
+    public let serviceUUID: BluetoothUUID
+    public let properties: CharacteristicProperties
+    /// The `GattCharacteristic1` object path.
+    public let path: String
+
+    let context: CharacteristicContext
+    private let commands: CommandWriter
+
+    init(
+        context: CharacteristicContext, path: String, uuid: BluetoothUUID, serviceUUID: BluetoothUUID,
+        properties: CharacteristicProperties
+    ) {
+        self.context = context
+        self.path = path
+        self.uuid = uuid
+        self.serviceUUID = serviceUUID
+        self.properties = properties
+        commands = CommandWriter(context: context, path: path, uuid: uuid)
+    }
+
+    public var maximumWriteWithoutResponseLength: Int {
+        get async {
+            var mtu = await commands.acquiredMTU
+            if mtu == nil { mtu = try? await currentMTU() }
+            return min((mtu ?? 23) - 3, Self.bluetoothdValueLimit)
+        }
+    }
+
+    /// The ATT MTU of the link (`MTU` property, bluetoothd ≥ 5.62).
+    func currentMTU() async throws -> Int? {
+        try await context.bus.property(path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)).intValue
+    }
+
+    public func read(timeout: Duration) async throws -> [UInt8] {
+        try checkLink()
+        let reply = try await call("reading \(uuid) on \(context.device)", "ReadValue", [.propertyDictionary([])], timeout: timeout)
+        return reply.first?.bytes ?? []
+    }
+
+    public func write(_ value: [UInt8], timeout: Duration) async throws {
+        try checkLink()
+        _ = try await call(
+            "writing \(uuid) on \(context.device)", "WriteValue",
+            [.bytes(value), .propertyDictionary([("type", .string("request"))])], timeout: timeout)
+    }
+
+    public func writeWithoutResponse(_ value: [UInt8]) async throws {
+        try checkLink()
+        try await commands.write(value)
+    }
+
+    public func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
+        try checkLink()
+        if context.options.acquireNotify, let stream = try await NotificationSocketStream.open(self, timeout: timeout) {
+            return stream
+        }
+        return try await NotificationSignalStream.open(self, timeout: timeout)
+    }
+
+    func checkLink() throws {
+        if let reason = context.link.downReason {
+            throw GATTError.disconnected(device: context.device, reason: reason)
+        }
+    }
+
+    /// Calls a `GattCharacteristic1` method; a failure is reported as a `GATTError`, as
+    /// `disconnected` when the link went down meanwhile.
+    func call(_ operation: String, _ member: String, _ arguments: [DBusValue], timeout: Duration)
+        async throws -> [DBusValue]
+    {
+        do {
+            return try await context.bus.call(path, BlueZ.characteristicInterface, member, arguments, timeout: timeout)
+        } catch {
+            try checkLink()
+            throw gattError(error, operation, device: context.device)
+        }
+    }
+}

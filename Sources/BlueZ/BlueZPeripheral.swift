@@ -1,0 +1,95 @@
+import DBus
+import GATT
+
+/// A device connected through bluetoothd. The link counts as down once `Device1.Connected`
+/// turns false, the device object disappears, bluetoothd leaves the bus, or one of the
+/// characteristic sockets is hung up; pending writes and notification streams then fail with
+/// `GATTError.disconnected`.
+public final class BlueZPeripheral: GATTPeripheral {
+    public let address: String
+    public let name: String?
+    /// The `Device1` object path.
+    public let path: String
+
+    let bus: BlueZBus
+    let link = LinkState()
+    private let monitor: DeviceMonitor
+    private let serviceList: [GATTService]
+    private let characteristicPaths: [String]
+
+    init(central: BlueZCentral, monitor: DeviceMonitor, address: String, name: String?, tree: ObjectTree) {
+        self.bus = central.bus
+        self.monitor = monitor
+        self.address = address
+        self.name = name
+        self.path = monitor.path
+        var services: [GATTService] = []
+        var characteristicPaths: [String] = []
+        let context = CharacteristicContext(bus: central.bus, link: link, device: address, options: central.options)
+        for servicePath in tree.paths(with: BlueZ.serviceInterface, under: monitor.path) {
+            guard let uuid = tree.properties(servicePath, BlueZ.serviceInterface)?["UUID"]?.stringValue
+                .flatMap(BluetoothUUID.init)
+            else { continue }
+            var characteristics: [any GATTCharacteristic] = []
+            for characteristicPath in tree.paths(with: BlueZ.characteristicInterface, under: servicePath) {
+                let values = tree.properties(characteristicPath, BlueZ.characteristicInterface) ?? [:]
+                guard values["Service"]?.stringValue == servicePath,
+                    let characteristicUUID = values["UUID"]?.stringValue.flatMap(BluetoothUUID.init)
+                else { continue }
+                characteristics.append(
+                    BlueZCharacteristic(
+                        context: context, path: characteristicPath, uuid: characteristicUUID, serviceUUID: uuid,
+                        properties: CharacteristicProperties(flagNames: values["Flags"]?.stringArrayValue ?? [])))
+                characteristicPaths.append(characteristicPath)
+            }
+            services.append(GATTService(uuid: uuid, characteristics: characteristics))
+        }
+        serviceList = services
+        self.characteristicPaths = characteristicPaths
+        let link = self.link
+        monitor.observe { snapshot in
+            if let gone = snapshot.goneReason {
+                link.markDown(gone)
+            } else if !snapshot.device.isConnected {
+                link.markDown("the link is down (Device1.Connected is false)")
+            }
+        }
+    }
+
+    deinit { monitor.stop() }
+
+    public var mtu: Int {
+        get async {
+            for path in characteristicPaths {
+                if let value = try? await bus.property(path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)),
+                    let mtu = value.intValue
+                {
+                    return mtu
+                }
+            }
+            return 23
+        }
+    }
+
+    public var isConnected: Bool {
+        get async { link.isUp }
+    }
+
+    public func services() async throws -> [GATTService] {
+        if let reason = link.downReason { throw GATTError.disconnected(device: address, reason: reason) }
+        return serviceList
+    }
+
+    public func disconnect() async {
+        guard link.isUp else { return }
+        // Device1.Disconnect answers after about 2 s (bluetoothd waits for its profiles)
+        _ = try? await bus.call(path, BlueZ.deviceInterface, "Disconnect", timeout: .seconds(10))
+        try? await link.waitUntilDown(.seconds(5), operation: "\(address) to disconnect")
+        link.markDown("disconnected by this host")
+        monitor.stop()
+    }
+
+    public func waitForDisconnection(timeout: Duration) async throws {
+        try await link.waitUntilDown(timeout, operation: "\(address) to disconnect")
+    }
+}

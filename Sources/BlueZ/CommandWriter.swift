@@ -1,0 +1,81 @@
+import DBus
+import GATT
+
+/// Write commands (write without response) on one characteristic: through the socket of
+/// `AcquireWrite` when bluetoothd offers it, else one `WriteValue(type: command)` call each.
+actor CommandWriter {
+    private enum Path {
+        case undecided
+        case socket(PacketSocket)
+        case methodCalls
+    }
+
+    private let context: CharacteristicContext
+    private let path: String
+    private let uuid: BluetoothUUID
+    private var route: Path = .undecided
+
+    /// How long one command may wait for room in bluetoothd's queue.
+    static let sendTimeout: Duration = .seconds(10)
+
+    init(context: CharacteristicContext, path: String, uuid: BluetoothUUID) {
+        self.context = context
+        self.path = path
+        self.uuid = uuid
+    }
+
+    /// The MTU the acquired socket came with, if one is in use.
+    var acquiredMTU: Int? {
+        if case .socket(let socket) = route { return socket.mtu }
+        return nil
+    }
+
+    func write(_ value: [UInt8]) async throws {
+        if case .undecided = route { route = await acquire() }
+        switch route {
+        case .socket(let socket):
+            guard value.count <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
+                throw GATTError.operationFailed(
+                    operation: "writing \(value.count) bytes without response to \(uuid) on \(context.device)",
+                    reason: "longer than the link allows (MTU \(socket.mtu))")
+            }
+            do {
+                try socket.send(value, timeout: Self.sendTimeout)
+            } catch .hungUp {
+                context.link.markDown("bluetoothd closed the write socket")
+                throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
+            } catch .timedOut {
+                throw GATTError.timeout(
+                    operation: "room to write to \(uuid) on \(context.device)", seconds: Self.sendTimeout.seconds)
+            } catch .failed(let code) {
+                throw GATTError.operationFailed(
+                    operation: "writing to \(uuid) on \(context.device)", reason: "send failed, errno \(code)")
+            }
+        case .methodCalls, .undecided:
+            do {
+                _ = try await context.bus.call(
+                    path, BlueZ.characteristicInterface, "WriteValue",
+                    [.bytes(value), .propertyDictionary([("type", .string("command"))])], timeout: Self.sendTimeout)
+            } catch {
+                if let reason = context.link.downReason {
+                    throw GATTError.disconnected(device: context.device, reason: reason)
+                }
+                throw gattError(error, "writing without response to \(uuid) on \(context.device)", device: context.device)
+            }
+        }
+    }
+
+    /// `AcquireWrite`, or method calls when it is turned off or bluetoothd refuses it.
+    private func acquire() async -> Path {
+        guard context.options.acquireWrite else { return .methodCalls }
+        guard
+            let reply = try? await context.bus.call(
+                path, BlueZ.characteristicInterface, "AcquireWrite", [.propertyDictionary([])], timeout: .seconds(10)),
+            reply.count == 2, let fd = reply[0].unixFDValue, let mtu = reply[1].intValue
+        else { return .methodCalls }
+        let socket = PacketSocket(fileDescriptor: fd.take(), mtu: mtu)
+        // a dropped link ends the socket, so that nothing waits on it
+        context.link.onDown { _ in socket.shutDown() }
+        return .socket(socket)
+    }
+}

@@ -1,0 +1,88 @@
+import DBus
+import GATT
+
+/// One connection to a device: `Device1.Connect` (retried on the usual transient failure), then
+/// the wait for `ServicesResolved`, then the GATT objects. Bounded by one deadline.
+struct DeviceConnector {
+    let central: BlueZCentral
+    let identifier: DeviceIdentifier
+    let path: String
+    let deadline: ContinuousClock.Instant
+
+    private var device: String { identifier.description }
+    private var bus: BlueZBus { central.bus }
+
+    func connect() async throws -> BlueZPeripheral {
+        let monitor: DeviceMonitor
+        do {
+            monitor = try await DeviceMonitor.start(bus: bus, path: path)
+        } catch {
+            throw gattError(error, "watching \(device)", device: device)
+        }
+        try await callConnect(monitor)
+        do {
+            try await monitor.refresh(bus)
+        } catch {
+            throw gattError(error, "reading the state of \(device)", device: device)
+        }
+        let resolved = try await monitor.wait(try remaining(), "services of \(device) to be resolved") { snapshot in
+            if let gone = snapshot.goneReason {
+                throw GATTError.connectionFailed(device: device, reason: gone)
+            }
+            guard snapshot.device.isConnected else {
+                throw GATTError.connectionFailed(device: device, reason: "the link dropped while resolving services")
+            }
+            return snapshot.device.servicesResolved
+        }
+        let tree: ObjectTree
+        do {
+            tree = try await bus.managedObjects()
+        } catch {
+            throw gattError(error, "listing the services of \(device)", device: device)
+        }
+        return BlueZPeripheral(
+            central: central, monitor: monitor, address: resolved.device.address ?? device,
+            name: resolved.device.name, tree: tree)
+    }
+
+    private func remaining() throws -> Duration {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else {
+            throw GATTError.timeout(operation: "connecting to \(device)", seconds: 0)
+        }
+        return left
+    }
+
+    /// `Device1.Connect`; retried after `le-connection-abort-by-local` once the link is down.
+    private func callConnect(_ monitor: DeviceMonitor) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let limit = min(try remaining(), .seconds(35))
+            do {
+                _ = try await bus.call(path, BlueZ.deviceInterface, "Connect", timeout: limit)
+                return
+            } catch let error as DBusError {
+                let transient = error.name == BlueZ.failedError && error.message == BlueZ.localConnectAbort
+                if transient && attempt < central.options.connectAttempts {
+                    // the link may have come up briefly; let it be reported down before retrying
+                    _ = try? await monitor.wait(.seconds(2), "the aborted link to close") {
+                        !$0.device.isConnected
+                    }
+                    continue
+                }
+                throw connectError(error, attempts: attempt)
+            }
+        }
+    }
+
+    private func connectError(_ error: DBusError, attempts: Int) -> GATTError {
+        let mapped = error.gattError("connecting to \(device)", device: device)
+        switch mapped {
+        case .bluetoothUnavailable, .timeout: return mapped
+        default:
+            let tries = attempts > 1 ? " (after \(attempts) attempts)" : ""
+            return .connectionFailed(device: device, reason: "\(error.message)\(tries)")
+        }
+    }
+}

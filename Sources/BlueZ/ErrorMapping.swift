@@ -1,0 +1,39 @@
+import DBus
+import GATT
+
+/// Turns D-Bus failures into the `GATTError` cases the DFU engine acts on.
+extension DBusError {
+    /// `operation` says what was attempted ("writing 8ec90001… on C0:DE:…"), `device` which
+    /// device it concerned.
+    func gattError(_ operation: String, device: String) -> GATTError {
+        switch self {
+        case .timedOut(let milliseconds):
+            return .timeout(operation: operation, seconds: Double(milliseconds) / 1000)
+        case .disconnected(let message), .connectionFailed(_, let message):
+            return .bluetoothUnavailable("lost the system bus connection (\(message))")
+        default: break
+        }
+        switch name {
+        case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
+            return .bluetoothUnavailable(BlueZBus.notRunningMessage)
+        case DBusError.Name.unknownObject:
+            return .disconnected(device: device, reason: "bluetoothd no longer knows the device")
+        case "org.bluez.Error.NotReady":
+            return .bluetoothUnavailable("the adapter is not ready (\(message)); is it powered on?")
+        case "org.bluez.Error.NotConnected":
+            return .disconnected(device: device, reason: message)
+        case BlueZ.failedError where message == "Not connected":
+            return .disconnected(device: device, reason: message)
+        default:
+            return .operationFailed(operation: operation, reason: "\(name): \(message)")
+        }
+    }
+}
+
+/// Maps any error thrown while doing `operation` to a `GATTError`.
+func gattError(_ error: any Error, _ operation: String, device: String) -> any Error {
+    switch error {
+    case let error as DBusError: error.gattError(operation, device: device)
+    default: error
+    }
+}

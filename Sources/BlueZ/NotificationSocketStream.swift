@@ -1,0 +1,75 @@
+import DBus
+import Foundation
+import GATT
+import Synchronization
+
+/// Notifications through the socket of `AcquireNotify`: a thread of its own reads one datagram
+/// per notification. Ends with `GATTError.disconnected` when bluetoothd hangs up or the link
+/// drops; ending the iteration closes the socket, which unsubscribes.
+enum NotificationSocketStream {
+    /// The stream, or `nil` when bluetoothd refuses `AcquireNotify` (the caller falls back to
+    /// `StartNotify`).
+    static func open(_ characteristic: BlueZCharacteristic, timeout: Duration) async throws
+        -> AsyncThrowingStream<[UInt8], any Error>?
+    {
+        let context = characteristic.context
+        let reply: [DBusValue]
+        do {
+            reply = try await context.bus.call(
+                characteristic.path, BlueZ.characteristicInterface, "AcquireNotify", [.propertyDictionary([])], timeout: timeout)
+        } catch {
+            try characteristic.checkLink()
+            return nil
+        }
+        guard reply.count == 2, let fd = reply[0].unixFDValue, let mtu = reply[1].intValue else { return nil }
+        let socket = PacketSocket(fileDescriptor: fd.take(), mtu: mtu)
+        let device = context.device
+        let link = context.link
+        let consumerLeft = Flag()
+
+        return AsyncThrowingStream { continuation in
+            let token = link.onDown { reason in
+                continuation.finish(throwing: GATTError.disconnected(device: device, reason: reason))
+                socket.shutDown()
+            }
+            let reader = Thread {
+                while true {
+                    do {
+                        guard let value = try socket.receive(maximumLength: max(mtu, 517)) else { break }
+                        continuation.yield(value)
+                    } catch {
+                        continuation.finish(
+                            throwing: GATTError.operationFailed(
+                                operation: "receiving notifications from \(characteristic.uuid) on \(device)",
+                                reason: "\(error)"))
+                        return
+                    }
+                }
+                // end of stream: the consumer left, or bluetoothd hung up (the link dropped)
+                if consumerLeft.isSet { return }
+                link.markDown("bluetoothd closed the notification socket")
+                continuation.finish(
+                    throwing: GATTError.disconnected(device: device, reason: link.downReason ?? "hung up"))
+            }
+            reader.name = "notifications \(characteristic.uuid)"
+            continuation.onTermination = { termination in
+                link.removeObserver(token)
+                if case .cancelled = termination {
+                    // the consumer left: closing the socket releases the subscription
+                    consumerLeft.set()
+                    socket.shutDown()
+                }
+            }
+            reader.start()
+        }
+    }
+}
+
+/// A one-way switch shared between threads.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+
+    func set() { value.withLock { $0 = true } }
+}

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+import GATT
+import Synchronization
+
+/// One end of the `SOCK_SEQPACKET` socket pair bluetoothd hands out for `AcquireWrite` and
+/// `AcquireNotify`: one datagram is one ATT value. bluetoothd makes it non-blocking; sending
+/// waits for room with `poll`, which is the only flow control between us and bluetoothd.
+final class PacketSocket: Sendable {
+    /// What ended the socket: bluetoothd hung up (the link dropped) or the wait for room timed out.
+    enum Failure: Error {
+        case hungUp
+        case timedOut
+        case failed(errno: Int32)
+    }
+
+    private let descriptor: Mutex<Int32>
+    /// The ATT MTU bluetoothd reported when it handed out the socket.
+    let mtu: Int
+
+    init(fileDescriptor: Int32, mtu: Int) {
+        descriptor = Mutex(fileDescriptor)
+        self.mtu = mtu
+    }
+
+    deinit { close() }
+
+    var fileDescriptor: Int32 { descriptor.withLock { $0 } }
+
+    func close() {
+        let fd = descriptor.withLock { fd in
+            defer { fd = -1 }
+            return fd
+        }
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// Wakes a blocked `receive` on another thread, which then reports end of stream.
+    func shutDown() {
+        let fd = fileDescriptor
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Sends one datagram, waiting up to `timeout` for room in the socket buffer.
+    func send(_ bytes: [UInt8], timeout: Duration) throws(Failure) {
+        let fd = fileDescriptor
+        guard fd >= 0 else { throw .hungUp }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent >= 0 { return }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                try waitFor(Int16(POLLOUT), fd: fd, until: deadline)
+            case EPIPE, ECONNRESET, ENOTCONN, EBADF: throw .hungUp
+            case let code: throw .failed(errno: code)
+            }
+        }
+    }
+
+    /// Blocks until a datagram arrives and returns it; `nil` at end of stream (hang-up or
+    /// `shutDown`). Meant for a dedicated thread.
+    func receive(maximumLength: Int) throws(Failure) -> [UInt8]? {
+        let fd = fileDescriptor
+        guard fd >= 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: maximumLength)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return Array(buffer[0..<count]) }
+            if count == 0 { return nil }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                do {
+                    try waitFor(Int16(POLLIN), fd: fd, until: nil)
+                } catch .hungUp {
+                    return nil
+                }
+            case EPIPE, ECONNRESET, ENOTCONN, EBADF: return nil
+            case let code: throw .failed(errno: code)
+            }
+        }
+    }
+
+    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant?) throws(Failure) {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { throw .timedOut }
+                milliseconds = Int32(min(left.milliseconds, 1000))
+            }
+            let ready = poll(&entry, 1, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .failed(errno: errno)
+            }
+            if ready == 0 { continue }
+            if entry.revents & events != 0 { return }
+            if entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { throw .hungUp }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# PID 1 inside the VM, on the host's read-only root. Brings up BlueZ with two virtual LE
+# controllers that see each other (hci0, hci1), runs the command run.sh left in /run/bzvm, stores
+# its exit status there and powers the VM off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=dumb
+control=/run/bzvm
+logs=$control/logs
+here=$(dirname "$0")
+mkdir -p $logs
+uptime() { cut -d' ' -f1 /proc/uptime; }
+say() { echo "[vm $(uptime)] $*"; }
+finish() {
+	echo "$1" > $control/status
+	sync
+	busybox poweroff -f
+}
+give_up() {
+	say "$1"
+	btmgmt info 2>&1 | head -20
+	dmesg | tail -20
+	tail -n 20 $logs/*.log
+	finish 126
+}
+
+ip link set lo up 2>/dev/null || busybox ip link set lo up
+
+# The module tree is under /run/kernel (see initramfs-init.sh); the kernel's on-demand loads go
+# through the same wrapper.
+printf '#!/bin/sh\nexec /usr/sbin/modprobe -d /run/kernel "$@"\n' > /run/modprobe
+chmod 755 /run/modprobe
+echo /run/modprobe > /proc/sys/kernel/modprobe
+/run/modprobe bluetooth && /run/modprobe hci_vhci || give_up "cannot load the bluetooth modules"
+# Load up front what bluetoothd and SMP would request on demand: under TCG each on-demand load
+# takes about a second, long enough for a virtual controller's HCI_Reset to time out.
+for module in cmac ecdh_generic ccm bnep af_alg algif_hash algif_skcipher; do
+	/run/modprobe -q $module
+done
+
+mkdir -p /run/dbus
+dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not start"
+
+bluez_objects() {
+	dbus-send --system --print-reply --dest=org.bluez / \
+		org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null
+}
+# shellcheck disable=SC2046
+/usr/libexec/bluetooth/bluetoothd -n -f "$here/bluetoothd.conf" $(cat $control/bluetoothd-args) \
+	> $logs/bluetoothd.log 2>&1 &
+tries=0
+until bluez_objects > /dev/null; do
+	tries=$((tries + 1)); [ $tries -gt 300 ] && give_up "bluetoothd is not on the bus after 30 s"
+	sleep 0.1
+done
+
+adapters() { bluez_objects | grep -c '"org.bluez.Adapter1"'; }
+# btvirt starts only once bluetoothd is on the bus; when a controller's init still times out
+# (a flake under TCG: "Opcode 0x0c03 failed: -110") bluetoothd lists one adapter: restart btvirt.
+attempt=0
+while :; do
+	attempt=$((attempt + 1))
+	btvirt -L -l2 >> $logs/btvirt.log 2>&1 &
+	btvirt_pid=$!
+	tries=0
+	while [ "$(adapters)" -lt 2 ] && [ $tries -lt 150 ]; do tries=$((tries + 1)); sleep 0.1; done
+	[ "$(adapters)" -ge 2 ] && break
+	say "attempt $attempt: $(adapters) of 2 adapters; restarting btvirt"
+	kill $btvirt_pid; wait $btvirt_pid 2>/dev/null
+	[ $attempt -ge 3 ] && give_up "bluetoothd has fewer than 2 adapters after 3 attempts"
+	sleep 1
+done
+for index in 0 1; do btmgmt --index $index power on > /dev/null 2>&1; done
+tries=0
+until [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge 2 ]; do
+	tries=$((tries + 1)); [ $tries -gt 100 ] && give_up "the controllers did not power on"
+	sleep 0.1
+done
+say "bluez ready: hci0 and hci1 powered"
+echo "$(uptime)" > $control/ready
+
+cd "$(cat $control/cwd)" 2>/dev/null || cd /
+(. $control/env; exec bash $control/command)
+status=$?
+say "command exited with status $status"
+finish $status
