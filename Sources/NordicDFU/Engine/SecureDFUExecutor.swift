@@ -159,7 +159,9 @@ struct SecureDFUExecutor {
             if needsCreate {
                 try await controlPoint.require(
                     .create(.data, size: UInt32(range.count)), timeout: options.responseTimeout)
-                let delay = (isFirst ? options.firstDataObjectDelay : .zero) + options.dataObjectPreparationDelay
+                let delay =
+                    (isFirst ? options.firstDataObjectDelay : .zero)
+                    + max(options.dataObjectPreparationDelay, session.learnedPreparationDelay)
                 if delay > .zero { try await session.linkTime.sleep(for: delay) }
                 isFirst = false
                 from = range.lowerBound
@@ -171,6 +173,7 @@ struct SecureDFUExecutor {
             }
             let offset = Int(offsetValue)
             if offset == range.upperBound, crc == crcUpTo(offset) { return }
+            if needsCreate { learnSlowerFlash() }
             if offset >= range.lowerBound, offset < range.upperBound, crc == crcUpTo(offset) {
                 // Packets were lost (a full flash queue drops them silently): send the rest.
                 recoveries += 1
@@ -194,6 +197,16 @@ struct SecureDFUExecutor {
             }
             needsCreate = true
         }
+    }
+
+    /// An object that arrived incomplete or corrupt right after Create usually means the flash
+    /// was still being erased and the bootloader dropped packets: wait longer after each Create
+    /// from now on (doubling, from 100 ms up to 2 s).
+    private func learnSlowerFlash() {
+        let learned = min(max(session.learnedPreparationDelay * 2, .milliseconds(100)), .seconds(2))
+        guard learned > session.learnedPreparationDelay else { return }
+        session.learnedPreparationDelay = learned
+        session.log(.info, "waiting \(learned) after each Create from now on, for the flash erase")
     }
 
     /// Executes the current data object; after a resume, 0x08 means it had been executed already.

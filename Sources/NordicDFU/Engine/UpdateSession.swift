@@ -16,6 +16,8 @@ final class UpdateSession {
     var retries = 0
     /// The device's own (application) address, once known.
     var applicationAddress: BluetoothAddress?
+    /// A data object preparation delay learned from packets lost while flash was erased.
+    var learnedPreparationDelay: Duration = .zero
     /// The name the bootloader was asked to advertise, if any.
     var bootloaderName: String?
     private var lastState: DFUState?
