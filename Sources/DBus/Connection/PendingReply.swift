@@ -1,0 +1,121 @@
+import CDBus
+import Synchronization
+
+/// One method call waiting for its reply: the bridge between a libdbus pending call (loop
+/// thread) and the awaiting task. The continuation is resumed exactly once: with the reply,
+/// an error, or `CancellationError` when the task is cancelled first.
+final class PendingReply: @unchecked Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Message, any Error>)
+        case done
+    }
+
+    private let state = Mutex(State.idle)
+    private let timeoutMilliseconds: Int32
+    /// The libdbus pending call while in flight; touched only on the loop thread.
+    private var call: OpaquePointer?
+    private var connection: OpaquePointer?
+
+    init(timeoutMilliseconds: Int32) {
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    /// Stores the continuation; returns false (after resuming it with `CancellationError`) if
+    /// the call was cancelled before it started.
+    func install(_ continuation: CheckedContinuation<Message, any Error>) -> Bool {
+        let installed = state.withLock { state in
+            guard case .idle = state else { return false }
+            state = .waiting(continuation)
+            return true
+        }
+        if !installed {
+            continuation.resume(throwing: CancellationError())
+        }
+        return installed
+    }
+
+    /// Marks the call cancelled and fails the waiter. Returns true if the caller must then
+    /// abandon the libdbus call on the loop thread.
+    func cancel() -> Bool {
+        let waiter: CheckedContinuation<Message, any Error>? = state.withLock { state in
+            defer { state = .done }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume(throwing: CancellationError())
+        return waiter != nil
+    }
+
+    /// Loop thread: sends `message` and arranges for the reply to come back here.
+    func start(_ message: Message, on connection: OpaquePointer?) {
+        guard let connection else {
+            finish(.failure(DBusError.disconnected("the D-Bus connection is closed")))
+            return
+        }
+        guard state.withLock({ if case .waiting = $0 { true } else { false } }) else { return }
+        var call: OpaquePointer?
+        let queued = dbus_connection_send_with_reply(connection, message.raw, &call, timeoutMilliseconds) != 0
+        guard queued, let call else {
+            // libdbus gives no pending call when disconnected or when the message carries
+            // descriptors the connection cannot pass (checked earlier).
+            finish(.failure(DBusError.disconnected("the D-Bus connection is closed")))
+            return
+        }
+        self.call = call
+        self.connection = connection
+        if dbus_pending_call_get_completed(call) != 0 {
+            completed(call)
+            return
+        }
+        let notify: DBusPendingCallNotifyFunction = { call, data in
+            Unmanaged<PendingReply>.fromOpaque(data!).takeUnretainedValue().completed(call!)
+        }
+        let release: DBusFreeFunction = { data in
+            Unmanaged<PendingReply>.fromOpaque(data!).release()
+        }
+        dbus_pending_call_set_notify(call, notify, Unmanaged.passRetained(self).toOpaque(), release)
+    }
+
+    /// Loop thread: gives up on the reply after the waiter was cancelled.
+    func abandon() {
+        guard let call else { return }
+        self.call = nil
+        dbus_pending_call_cancel(call)
+        dbus_pending_call_unref(call)
+    }
+
+    private func completed(_ call: OpaquePointer) {
+        let reply = dbus_pending_call_steal_reply(call).map { Message(taking: $0) }
+        self.call = nil
+        dbus_pending_call_unref(call)
+        guard let reply else {
+            finish(.failure(DBusError.disconnected("the D-Bus connection was lost before the reply")))
+            return
+        }
+        guard reply.isError else {
+            finish(.success(reply))
+            return
+        }
+        // libdbus synthesises NoReply itself (no sender) on timeout and on disconnection;
+        // a NoReply from the bus (e.g. the peer left) is a remote error like any other.
+        if reply.errorName == DBusError.Name.noReply && reply.sender == nil, let connection {
+            if dbus_connection_get_is_connected(connection) != 0 {
+                finish(.failure(DBusError.timedOut(milliseconds: Int(timeoutMilliseconds))))
+            } else {
+                finish(.failure(DBusError.disconnected("the D-Bus connection was lost before the reply")))
+            }
+            return
+        }
+        finish(.failure(reply.asError()))
+    }
+
+    private func finish(_ result: Result<Message, any Error>) {
+        let waiter: CheckedContinuation<Message, any Error>? = state.withLock { state in
+            defer { state = .done }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume(with: result)
+    }
+}

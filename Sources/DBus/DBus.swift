@@ -1,2 +1,0 @@
-// The DBus module; see docs/architecture.md.
-import CDBus

@@ -1,0 +1,108 @@
+import DBus
+import Foundation
+import XCTest
+
+/// A private `dbus-daemon` started for one test class, killed by pid when it is done.
+final class TestBus: @unchecked Sendable {
+    let address: String
+    private let process: Process
+    private let directory: URL
+
+    /// Starts the daemon and waits (at most 10 s) for it to print its address.
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dbus-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try Self.configuration(socketDirectory: directory.path).write(
+            to: config, atomically: true, encoding: .utf8)
+
+        let output = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1", "--nopidfile"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        let reader = output.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(10)
+        var received: [UInt8] = []
+        while !received.contains(UInt8(ascii: "\n")) {
+            var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = ready > 0 ? read(reader, &buffer, buffer.count) : 0
+            if count > 0 { received += buffer[..<count] }
+            guard Date() < deadline, process.isRunning, ready >= 0, count >= 0, !(ready > 0 && count == 0)
+            else {
+                Self.stop(process)
+                throw XCTSkip("dbus-daemon did not print its address within 10 s; is dbus-daemon installed?")
+            }
+        }
+        address = String(decoding: received.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Kills the daemon (SIGKILL, by pid) and waits for it to exit.
+    func kill() {
+        Self.stop(process)
+    }
+
+    private static func stop(_ process: Process) {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func connect() async throws -> DBusConnection {
+        try await DBusConnection.connect(to: .address(address))
+    }
+
+    /// A session-style bus that lets any local connection own names and pass fds.
+    private static func configuration(socketDirectory: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:dir=\(socketDirectory)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+          <limit name="max_replies_per_connection">50000</limit>
+          <limit name="max_incoming_unix_fds">2048</limit>
+        </busconfig>
+        """
+    }
+}
+
+/// Runs `body` with a time limit; fails the test instead of hanging.
+func withTimeout<T: Sendable>(
+    _ seconds: Double, file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            XCTFail("timed out after \(seconds) s", file: file, line: line)
+            throw CancellationError()
+        }
+        return value
+    }
+}
