@@ -7,7 +7,7 @@ import XCTest
 final class ControlTests: XCTestCase {
     func testPauseHoldsTheTransferUntilResumed() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secure)
+        let harness = try EngineHarness(.secure, accepting: package)
         let updater = DFUUpdater(
             package: package, central: harness.central, device: harness.device, options: EngineHarness.testOptions())
         let (controller, events) = updater.start()
@@ -46,7 +46,7 @@ final class ControlTests: XCTestCase {
             (.legacy, try TestPackages.legacyApp()), (.legacyApp, try TestPackages.legacyApp()),
         ]
         for (kind, package) in cases {
-            let harness = try EngineHarness(kind)
+            let harness = try EngineHarness(kind, accepting: package)
             let updater = DFUUpdater(
                 package: package, central: harness.central, device: harness.device,
                 options: EngineHarness.testOptions())
@@ -66,7 +66,7 @@ final class ControlTests: XCTestCase {
 
     func testAbortBeforeConnectingEndsAborted() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp)
+        let harness = try EngineHarness(.secureApp, accepting: package)
         let updater = DFUUpdater(
             package: package, central: harness.central, device: harness.device, options: EngineHarness.testOptions())
         let (controller, events) = updater.start()

@@ -12,12 +12,27 @@ struct EngineHarness {
     /// device starts in its bootloader.
     var device: DeviceIdentifier { .address(configuration.address.description) }
 
+    /// A device of `kind` that accepts `package` (the SoftDevice its init packets require, an
+    /// older application), then changed by `configure`.
     init(
-        _ kind: SimulatedDeviceKind, faults: [SimulatedFault] = [],
+        _ kind: SimulatedDeviceKind, accepting package: DFUPackage, faults: [SimulatedFault] = [],
         configure: (inout SimulatedDeviceConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = SimulatedDeviceConfiguration(kind: kind)
         configuration.faults = faults
+        configuration.firmwareVersion = "0.0.0"
+        switch package.images.first?.decodedInitPacket {
+        case .secure(let initPacket):
+            if let required = initPacket.sdReq.first(where: { $0 != 0 && $0 != 0xFFFE }) {
+                configuration.softDeviceID = UInt16(required)
+            }
+        case .legacy(let initPacket):
+            if let required = initPacket.softdeviceRequired.first(where: { $0 != 0xFFFE }) {
+                configuration.softDeviceID = required
+            }
+        case nil:
+            break
+        }
         configure(&configuration)
         self.configuration = configuration
         central = try SimulatedCentral(devices: [configuration])

@@ -11,7 +11,7 @@ final class FaultTests: XCTestCase {
         let size = package.images[0].firmware.count
         for kind in [SimulatedDeviceKind.secure, .secureApp] {
             for offset in [0, 100, 4095, 4096, 5000, 8191, 8192, 10000, size - 1] {
-                let harness = try EngineHarness(kind, faults: [.disconnectAt(bytes: offset)])
+                let harness = try EngineHarness(kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
                 let (result, events) = await harness.update(package)
                 let label = "\(kind) drop at \(offset)"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
@@ -28,7 +28,7 @@ final class FaultTests: XCTestCase {
         let size = package.images[0].firmware.count
         for kind in [SimulatedDeviceKind.legacy, .legacyApp] {
             for offset in [0, 1000, 10000, size - 20] {
-                let harness = try EngineHarness(kind, faults: [.disconnectAt(bytes: offset)])
+                let harness = try EngineHarness(kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
                 let (result, events) = await harness.update(package)
                 let label = "\(kind) drop at \(offset)"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
@@ -47,7 +47,7 @@ final class FaultTests: XCTestCase {
         ]
         for (kind, package, prn) in cases {
             for n in 1...12 {
-                let harness = try EngineHarness(kind, faults: [.dropNotification(n)])
+                let harness = try EngineHarness(kind, accepting: package, faults: [.dropNotification(n)])
                 let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
                 let label = "\(kind) PRN \(prn) notification \(n) lost"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
@@ -60,7 +60,7 @@ final class FaultTests: XCTestCase {
         let package = try TestPackages.secureApp()
         for prn: UInt16 in [0, 12] {
             for n in 1...6 {
-                let harness = try EngineHarness(.secure, faults: [.crcError(n)])
+                let harness = try EngineHarness(.secure, accepting: package, faults: [.crcError(n)])
                 let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
                 XCTAssertEqual(result.outcome, .completed, "PRN \(prn) crc-error=\(n): \(EngineHarness.logs(events))")
                 harness.assertRuns(package)
@@ -70,7 +70,7 @@ final class FaultTests: XCTestCase {
 
     func testRejectedConnectionsAreRetried() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp, faults: [.rejectConnect(2)])
+        let harness = try EngineHarness(.secureApp, accepting: package, faults: [.rejectConnect(2)])
         let (result, events) = await harness.update(package)
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
         harness.assertRuns(package)
@@ -78,7 +78,7 @@ final class FaultTests: XCTestCase {
 
     func testTooManyRejectedConnectionsFailWithFailedToConnect() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp, faults: [.rejectConnect(5)])
+        let harness = try EngineHarness(.secureApp, accepting: package, faults: [.rejectConnect(5)])
         let (result, events) = await harness.update(package)
         XCTAssertEqual(result.failure?.error, .failedToConnect, EngineHarness.logs(events))
         XCTAssertTrue(result.failure?.message.contains(harness.device.description) ?? false)
@@ -88,7 +88,7 @@ final class FaultTests: XCTestCase {
     func testSlowFlashStillCompletes() async throws {
         let package = try TestPackages.secureApp()
         for milliseconds in [150, 400] {
-            let harness = try EngineHarness(.secure, faults: [.slowFlash(.milliseconds(milliseconds))])
+            let harness = try EngineHarness(.secure, accepting: package, faults: [.slowFlash(.milliseconds(milliseconds))])
             let (result, events) = await harness.update(package)
             XCTAssertEqual(result.outcome, .completed, "slow-flash=\(milliseconds): \(EngineHarness.logs(events))")
             harness.assertRuns(package)
@@ -123,7 +123,7 @@ final class FaultTests: XCTestCase {
         let keyURL = TestPackages.fixtures.appendingPathComponent("keys/dfu_test_key_public.pem")
         let key = try DFUPublicKey(contentsOf: keyURL)
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp) { $0.publicKey = key }
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.publicKey = key }
         let (result, events) = await harness.update(package)
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
         harness.assertRuns(package)
@@ -135,7 +135,7 @@ final class FaultTests: XCTestCase {
     ) async throws {
         let package = try package ?? TestPackages.secureApp()
         for kind in [SimulatedDeviceKind.secure, .secureApp] {
-            let harness = try EngineHarness(kind, configure: configure)
+            let harness = try EngineHarness(kind, accepting: package, configure: configure)
             var options = EngineHarness.testOptions()
             options.force = force
             let (result, events) = await harness.update(package, options: options)

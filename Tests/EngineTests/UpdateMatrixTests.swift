@@ -41,7 +41,7 @@ final class UpdateMatrixTests: XCTestCase {
     }
 
     private func check(_ package: DFUPackage, kind: SimulatedDeviceKind, prn: UInt16, label: String) async throws {
-        let harness = try EngineHarness(kind, configure: Self.deviceFor(package))
+        let harness = try EngineHarness(kind, accepting: package)
         let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
         XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
         harness.assertRuns(package)
@@ -56,18 +56,6 @@ final class UpdateMatrixTests: XCTestCase {
             XCTAssertEqual(reports.last?.percent, 100, label)
             XCTAssertEqual(reports.map(\.percent), reports.map(\.percent).sorted(), label)
             XCTAssertTrue(reports.allSatisfy { $0.totalParts == package.images.count }, label)
-        }
-    }
-
-    /// A device that accepts `package`: the SoftDevice its init packets require, an older application.
-    static func deviceFor(_ package: DFUPackage) -> (inout SimulatedDeviceConfiguration) -> Void {
-        { configuration in
-            configuration.firmwareVersion = "0.0.1"
-            if case .secure(let initPacket) = package.images.first?.decodedInitPacket,
-                let required = initPacket.sdReq.first(where: { $0 != 0 && $0 != 0xFFFE })
-            {
-                configuration.softDeviceID = UInt16(required)
-            }
         }
     }
 

@@ -32,7 +32,7 @@ final class VersionCheckTests: XCTestCase {
 
     func testUpToDateDeviceIsSkippedWithoutSendingAnything() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp) { $0.firmwareVersion = "2.7.31" }
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.31" }
         let (result, events) = await harness.update(package)
         XCTAssertEqual(result.outcome, .skipped, EngineHarness.logs(events))
         XCTAssertEqual(result.bytesSent, 0)
@@ -45,7 +45,7 @@ final class VersionCheckTests: XCTestCase {
 
     func testOlderDeviceIsUpdated() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp) { $0.firmwareVersion = "2.7.30" }
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.30" }
         let (result, events) = await harness.update(package)
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
         XCTAssertEqual(events.versionChecks.map(\.decision), [.update])
@@ -54,7 +54,7 @@ final class VersionCheckTests: XCTestCase {
 
     func testForceOverridesTheSkip() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp) { $0.firmwareVersion = "2.7.31" }
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.31" }
         var options = EngineHarness.testOptions()
         options.force = true
         let (_, events) = await harness.update(package, options: options)
@@ -64,7 +64,7 @@ final class VersionCheckTests: XCTestCase {
 
     func testUserStatedPackageVersionWins() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secureApp) { $0.firmwareVersion = "3.0.0" }
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "3.0.0" }
         var options = EngineHarness.testOptions()
         options.packageVersion = "3.0.0"
         let (result, events) = await harness.update(package, options: options)
@@ -74,7 +74,7 @@ final class VersionCheckTests: XCTestCase {
 
     func testDeviceInItsBootloaderHasNoVersionAndIsUpdated() async throws {
         let package = try TestPackages.secureApp()
-        let harness = try EngineHarness(.secure)
+        let harness = try EngineHarness(.secure, accepting: package)
         let (result, events) = await harness.update(package)
         XCTAssertEqual(events.versionChecks.map(\.decision), [.unknown])
         XCTAssertEqual(result.outcome, .completed)

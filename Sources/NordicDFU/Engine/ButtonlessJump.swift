@@ -28,6 +28,10 @@ struct ButtonlessJump {
                 default:
                     throw remoteFailure(response.result, experimental: false, what: "Set advertisement name")
                 }
+            } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
+                // The answer was lost; the name may be set. Look for both the name and the address.
+                session.bootloaderName = String(decoding: bytes, as: UTF8.self)
+                session.log(.warning, "no answer to Set advertisement name; going on")
             } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
                 throw session.failure(
                     .deviceDisconnected,
@@ -41,8 +45,11 @@ struct ButtonlessJump {
             guard response.result == .success else {
                 throw remoteFailure(response.result, experimental: experimental, what: "Enter bootloader")
             }
-        } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
-            // The application may reset before its answer reaches us: that is the jump.
+        } catch let failure as DFUFailure
+            where failure.error == .deviceDisconnected || failure.error == .receivingNotificationFailed
+        {
+            // The application may reset before its answer reaches us (or the answer is lost):
+            // whether it jumped shows when the bootloader appears.
         }
         await waitForReset(peripheral)
     }

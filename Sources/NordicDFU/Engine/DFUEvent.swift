@@ -38,12 +38,16 @@ public struct DFUResult: Sendable {
     public var duration: Duration
     /// Reconnections after a lost link or restarts of a part.
     public var retries: Int
+    /// For each part sent, the link time from its first control point request to the device's
+    /// last answer (the final Execute or Validate), in the connection that completed it.
+    public var transferDurations: [Duration]
 
-    public init(outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int) {
+    public init(outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int, transferDurations: [Duration] = []) {
         self.outcome = outcome
         self.bytesSent = bytesSent
         self.duration = duration
         self.retries = retries
+        self.transferDurations = transferDurations
     }
 
     /// `completed`, `skipped`, `failed` or `aborted`, as machine output prints it.

@@ -245,8 +245,10 @@ private struct UpdateRun {
                 sender: PacketSender(characteristic: packet, packetSize: size), meter: meter,
                 resumeAllowed: !options.disableResume)
             let outcome: SecureDFUExecutor.Outcome
+            let started = session.linkTime.now()
             do {
                 outcome = try await executor.run()
+                session.transferDurations.append(session.linkTime.now() - started)
             } catch {
                 if !(error as? DFUFailure).map(\.isRetryable).orFalse {
                     await sendAbort(SecureDFURequest.abort.encoded, to: controlPointCharacteristic)
@@ -268,8 +270,10 @@ private struct UpdateRun {
             var executor = LegacyDFUExecutor(
                 session: session, part: part, controlPoint: controlPoint,
                 sender: PacketSender(characteristic: packet, packetSize: 20), version: version, meter: meter)
+            let started = session.linkTime.now()
             do {
                 try await executor.run()
+                session.transferDurations.append(executor.validatedAt - started)
             } catch {
                 // Legacy DFU cannot resume: make the bootloader drop the transfer before a restart.
                 await sendAbort(LegacyDFURequest.reset.encoded, to: controlPointCharacteristic)

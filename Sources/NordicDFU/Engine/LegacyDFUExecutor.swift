@@ -10,6 +10,8 @@ struct LegacyDFUExecutor {
     /// The bootloader's DFU Version, when it has the characteristic.
     let version: LegacyDFUVersion?
     var meter: ProgressMeter
+    /// When the device confirmed the image (link time).
+    var validatedAt: Duration = .zero
 
     /// The packet receipt interval used when the user chose none (see `DFUOptions`).
     static let defaultPacketReceiptNotifications: UInt16 = 10
@@ -38,6 +40,7 @@ struct LegacyDFUExecutor {
         session.state(.validating)
         try await controlPoint.write(.validateFirmware)
         try await controlPoint.requireResponse(to: 0x04, timeout: options.responseTimeout)
+        validatedAt = session.linkTime.now()
         session.state(.disconnecting)
         // The device resets at once; a failed write or a dropped link is the expected answer.
         try? await controlPoint.write(.activateAndReset)

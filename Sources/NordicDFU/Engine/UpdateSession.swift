@@ -14,6 +14,8 @@ final class UpdateSession {
     var bytesSent = 0
     /// Reconnections and part restarts.
     var retries = 0
+    /// See `DFUResult.transferDurations`.
+    var transferDurations: [Duration] = []
     /// The device's own (application) address, once known.
     var applicationAddress: BluetoothAddress?
     /// A data object preparation delay learned from packets lost while flash was erased.
@@ -57,7 +59,8 @@ final class UpdateSession {
     /// Ends the event stream with the result.
     func finish(_ outcome: DFUResult.Outcome) {
         let result = DFUResult(
-            outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries)
+            outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries,
+            transferDurations: transferDurations)
         events.yield(.result(result))
         events.finish()
     }

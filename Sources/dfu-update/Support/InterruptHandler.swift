@@ -3,7 +3,7 @@ import Foundation
 
 /// Calls `onInterrupt` on SIGINT (Ctrl-C) instead of letting the signal end the process, so
 /// that an update can abort cleanly; the default handling returns when this is released.
-final class InterruptHandler: Sendable {
+final class InterruptHandler {
     private let source: any DispatchSourceSignal
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
