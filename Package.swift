@@ -39,7 +39,9 @@ let package = Package(
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // A model of an nRF5 device, reached through the GATT protocols.
-        .target(name: "DFUSimulator", dependencies: ["NordicDFU", "GATT"]),
+        .target(
+            name: "DFUSimulator",
+            dependencies: ["NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
 
         .executableTarget(
             name: "dfu-update",
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "NordicDFUTests", dependencies: ["NordicDFU"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
+        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
     ]
 )
