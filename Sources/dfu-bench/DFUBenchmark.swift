@@ -28,6 +28,9 @@ struct DFUBenchmark: AsyncParsableCommand {
     @Option(help: "Packet receipt notification intervals.")
     var prns: [UInt16] = [0, 12]
 
+    @Option(help: "Also run the default options with these data object preparation delays (ms).")
+    var prepareDelays: [Int] = []
+
     struct Case {
         var size: Int
         var mtu: Int
@@ -45,6 +48,12 @@ struct DFUBenchmark: AsyncParsableCommand {
                     var options = DFUOptions()
                     options.packetReceiptNotifications = prn
                     return Case(size: size, mtu: mtu, prn: prn, label: "default", options: options)
+                }
+                for delay in prepareDelays {
+                    var options = DFUOptions()
+                    options.packetReceiptNotifications = 0
+                    options.dataObjectPreparationDelay = .milliseconds(delay)
+                    cases.append(Case(size: size, mtu: mtu, prn: 0, label: "delay_\(delay)ms", options: options))
                 }
                 cases.append(Case(size: size, mtu: mtu, prn: 12, label: "nordic_mobile", options: Self.nordicMobile))
                 for benchCase in cases {

@@ -46,9 +46,14 @@ final class FaultTests: XCTestCase {
             (.legacyApp, try TestPackages.legacyApp(), 10),
         ]
         for (kind, package, prn) in cases {
-            for n in 1...12 {
+            for n in [1, 2, 3, 5, 8, 12] {
                 let harness = try EngineHarness(kind, accepting: package, faults: [.dropNotification(n)])
-                let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
+                // A lost answer costs a timeout in real time; keep them short (the simulator
+                // answers at once).
+                var options = EngineHarness.testOptions(prn: prn)
+                options.notificationTimeout = .milliseconds(400)
+                options.responseTimeout = .milliseconds(800)
+                let (result, events) = await harness.update(package, options: options)
                 let label = "\(kind) PRN \(prn) notification \(n) lost"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
                 harness.assertRuns(package)

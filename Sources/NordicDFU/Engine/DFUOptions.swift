@@ -37,9 +37,12 @@ public struct DFUOptions: Sendable {
     /// Wait after creating the first data object of a connection (on link time), while the
     /// bootloader erases flash.
     public var firstDataObjectDelay: Duration = .zero
-    /// Wait after creating every data object (on link time); for SDK 15–17 bootloaders that lose
-    /// packets while they erase flash, 300–400 ms helps.
-    public var dataObjectPreparationDelay: Duration = .zero
+    /// Wait after creating every data object (on link time), while the bootloader erases the
+    /// object's flash page. 70 ms: an nRF52 page erase takes up to 85 ms from the Create request,
+    /// the answer to Create comes a connection event later, and the bootloader's packet buffers
+    /// hold the first packets that arrive before the erase ends. When an object still arrives
+    /// incomplete, the engine waits longer from then on (see docs/engine.md).
+    public var dataObjectPreparationDelay: Duration = .milliseconds(70)
     /// The name the Secure bootloader advertises after a buttonless jump without bonds.
     public var alternativeAdvertisingName: AlternativeAdvertisingName = .random
     /// Where to look for the bootloader after a jump or a reboot between parts.

@@ -95,14 +95,14 @@ struct LegacyDFUExecutor {
 
     private func sendPackets(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
         let sender = sender
+        let counter = firmware ? session.firmwareBytesWritten : nil
         do {
             try await withRealTimeout(options.notificationTimeout, waitingFor: "packet writes") {
-                try await sender.send(bytes)
+                try await sender.send(bytes, counter: counter)
             }
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }
-        if firmware { session.bytesSent += bytes.count }
     }
 }
 

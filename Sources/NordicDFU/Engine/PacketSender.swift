@@ -16,12 +16,14 @@ struct PacketSender: Sendable {
         return max(20, min(linkLimit, maximum) & ~3)
     }
 
-    /// Writes `bytes` as consecutive packets.
-    func send(_ bytes: ArraySlice<UInt8>) async throws {
+    /// Writes `bytes` as consecutive packets, adding each packet's length to `counter` once it
+    /// is written.
+    func send(_ bytes: ArraySlice<UInt8>, counter: Locked<Int>? = nil) async throws {
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let end = min(start + packetSize, bytes.endIndex)
             try await characteristic.writeWithoutResponse(Array(bytes[start..<end]))
+            counter?.withLock { $0 += end - start }
             start = end
         }
     }

@@ -255,12 +255,12 @@ struct SecureDFUExecutor {
     /// Writes packets, bounded in real time; firmware bytes count towards the result.
     private func sendPackets(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
         let sender = sender
+        let counter = firmware ? session.firmwareBytesWritten : nil
         let limit = options.notificationTimeout
         do {
-            try await withRealTimeout(limit, waitingFor: "packet writes") { try await sender.send(bytes) }
+            try await withRealTimeout(limit, waitingFor: "packet writes") { try await sender.send(bytes, counter: counter) }
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }
-        if firmware { session.bytesSent += bytes.count }
     }
 }

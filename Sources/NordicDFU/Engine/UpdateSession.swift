@@ -11,7 +11,8 @@ final class UpdateSession {
     let startTime: Duration
 
     /// Firmware bytes written to packet characteristics, resent bytes included.
-    var bytesSent = 0
+    let firmwareBytesWritten = Locked(0)
+    var bytesSent: Int { firmwareBytesWritten.withLock { $0 } }
     /// Reconnections and part restarts.
     var retries = 0
     /// See `DFUResult.transferDurations`.
