@@ -63,7 +63,8 @@ struct InspectCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(
                 errorClass: "invalid_public_key",
-                message: "\(path): \(error); give a PEM public key or nrfutil's hex form (nrfutil keys display)",
+                message:
+                    "\(path): \(error); give a PEM public key or nrfutil's hex form (nrfutil keys display)",
                 exitCode: .usage)
         }
     }

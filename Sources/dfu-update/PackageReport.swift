@@ -88,7 +88,9 @@ struct PackageReport {
     var table: String {
         let protocolName = package.format == .secure ? "Secure DFU" : "Legacy DFU"
         let version = package.dfuVersion.map { String(format: " (dfu_version %.1f)", $0) } ?? ""
-        var lines = ["\(file): \(protocolName) package\(version), \(package.images.count) image(s), in send order"]
+        var lines = [
+            "\(file): \(protocolName) package\(version), \(package.images.count) image(s), in send order"
+        ]
         let header = ["#", "type", "bin / dat", "size", "CRC32", "version", "sd_req", "init packet"]
         let rows = package.images.enumerated().map { index, image in
             [
@@ -102,7 +104,8 @@ struct PackageReport {
         }
         for row in [header] + rows {
             let cells = row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1
+                    ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }
             lines.append("  " + cells.joined(separator: "  "))
         }

@@ -16,6 +16,7 @@ final class SignalTests: XCTestCase {
         emitter?.close()
         listener?.close()
         bus?.kill()
+        (emitter, listener, bus) = (nil, nil, nil)
     }
 
     private func emit(
@@ -84,7 +85,8 @@ final class SignalTests: XCTestCase {
         // A new owner takes over: its signals match, the old owner's no longer do.
         try await emitter.releaseName("org.example.Emitter")
         try await impostor.requestName("org.example.Emitter")
-        _ = try await listener.nameOwner("org.example.Emitter")  // the NameOwnerChanged has reached the listener
+        // Once this answer is in, the NameOwnerChanged sent before it has reached the listener.
+        _ = try await listener.nameOwner("org.example.Emitter")
         try emit("Tick", [.string("old owner")])
         _ = try await emitter.nameOwner("org.example.Emitter")
         try emit("Tick", [.string("new owner")], from: impostor)

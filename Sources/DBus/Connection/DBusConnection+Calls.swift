@@ -45,7 +45,7 @@ extension DBusConnection {
 
     /// Sends a complete message and awaits its reply message.
     func send(_ message: Message, timeout: Duration) async throws -> Message {
-        let pending = PendingReply(timeoutMilliseconds: Self.milliseconds(timeout))
+        let pending = PendingReply(timeoutMilliseconds: Self.milliseconds(timeout), table: pendingCalls)
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

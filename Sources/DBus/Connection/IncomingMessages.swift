@@ -97,11 +97,12 @@ final class IncomingMessages: Sendable {
     }
 
     private func runMethod(_ method: DBusMethod, call: Message, path: String, interface: String?) {
-        let invocation = DBusMethodCall(
-            sender: call.sender, path: path, interface: interface, member: method.name,
-            arguments: call.arguments())
         let loop = self.loop
         Task {
+            // Unmarshalled here rather than on the loop thread, which has other messages to move.
+            let invocation = DBusMethodCall(
+                sender: call.sender, path: path, interface: interface, member: method.name,
+                arguments: call.arguments())
             var result: Result<[DBusValue], DBusError>
             do {
                 result = .success(try await method.handler(invocation))

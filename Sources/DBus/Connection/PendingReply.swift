@@ -13,12 +13,14 @@ final class PendingReply: @unchecked Sendable {
 
     private let state = Mutex(State.idle)
     private let timeoutMilliseconds: Int32
+    private let table: PendingCallTable
     /// The libdbus pending call while in flight; touched only on the loop thread.
     private var call: OpaquePointer?
     private var connection: OpaquePointer?
 
-    init(timeoutMilliseconds: Int32) {
+    init(timeoutMilliseconds: Int32, table: PendingCallTable) {
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.table = table
     }
 
     /// Stores the continuation; returns false (after resuming it with `CancellationError`) if
@@ -64,6 +66,7 @@ final class PendingReply: @unchecked Sendable {
         }
         self.call = call
         self.connection = connection
+        table.insert(self)
         if dbus_pending_call_get_completed(call) != 0 {
             completed(call)
             return
@@ -81,13 +84,22 @@ final class PendingReply: @unchecked Sendable {
     func abandon() {
         guard let call else { return }
         self.call = nil
+        table.remove(self)
         dbus_pending_call_cancel(call)
         dbus_pending_call_unref(call)
+    }
+
+    /// Loop thread, once the connection has ended: fails a call libdbus left unanswered (it
+    /// does not always complete pending calls when the connection closes).
+    func failDisconnected() {
+        abandon()
+        finish(.failure(DBusError.disconnected("the D-Bus connection was lost before the reply")))
     }
 
     private func completed(_ call: OpaquePointer) {
         let reply = dbus_pending_call_steal_reply(call).map { Message(taking: $0) }
         self.call = nil
+        table.remove(self)
         dbus_pending_call_unref(call)
         guard let reply else {
             finish(.failure(DBusError.disconnected("the D-Bus connection was lost before the reply")))
@@ -117,5 +129,25 @@ final class PendingReply: @unchecked Sendable {
             return nil
         }
         waiter?.resume(with: result)
+    }
+}
+
+/// The calls in flight on one connection. Touched only on the loop thread.
+final class PendingCallTable: @unchecked Sendable {
+    private var calls: [ObjectIdentifier: PendingReply] = [:]
+
+    func insert(_ reply: PendingReply) {
+        calls[ObjectIdentifier(reply)] = reply
+    }
+
+    func remove(_ reply: PendingReply) {
+        calls[ObjectIdentifier(reply)] = nil
+    }
+
+    /// Fails every call still waiting; called when the connection has ended.
+    func failAll() {
+        for reply in Array(calls.values) {
+            reply.failDisconnected()
+        }
     }
 }

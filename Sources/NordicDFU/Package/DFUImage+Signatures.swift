@@ -23,7 +23,9 @@ extension DFUImage {
     /// entries of other types. Empty for Legacy packets.
     public func verifyBootValidation(with key: DFUPublicKey) -> [Bool?] {
         guard case .secure(let packet) = decodedInitPacket else { return [] }
-        let signed = kind == .softdeviceBootloader ? firmware[..<Int(min(sdSize ?? 0, UInt32(firmware.count)))] : firmware[...]
+        let signed =
+            kind == .softdeviceBootloader
+            ? firmware[..<Int(min(sdSize ?? 0, UInt32(firmware.count)))] : firmware[...]
         return packet.bootValidation.map { validation in
             guard validation.type == .ecdsaP256SHA256 else { return nil }
             return key.verifies(validation.bytes, of: signed, littleEndian: true)

@@ -51,14 +51,23 @@ public struct DFUPackage: Sendable {
     /// Reads a package file: a `.zip`, or a bare `.bin` / `.hex` application (with the `.dat` of
     /// the same base name beside it, when there is one).
     public init(contentsOf url: URL) throws(DFUPackageError) {
-        let name = url.path
+        let name = url.relativePath
         let data = try Self.readFile(url, name: name)
         let isZip = data.starts(with: [0x50, 0x4B])  // "PK"
-        switch url.pathExtension.lowercased() {
+        let fileExtension = url.pathExtension.lowercased()
+        switch fileExtension {
         case "hex" where !isZip, "ihex" where !isZip, "bin" where !isZip:
+            // Intel HEX takes about 2.8 characters per byte; refuse before copying anything big.
+            let limit = fileExtension == "bin" ? Self.maximumEntrySize : 4 * Self.maximumEntrySize
+            guard data.count <= limit else {
+                throw DFUPackageError(
+                    .entryTooLarge, file: name, reason: "\(data.count) bytes, more than the \(limit) allowed")
+            }
             let datURL = url.deletingPathExtension().appendingPathExtension("dat")
-            let dat = FileManager.default.fileExists(atPath: datURL.path) ? try Self.readFile(datURL, name: datURL.path) : nil
-            if url.pathExtension.lowercased() == "bin" {
+            let dat =
+                FileManager.default.fileExists(atPath: datURL.path)
+                ? try Self.readFile(datURL, name: datURL.relativePath) : nil
+            if fileExtension == "bin" {
                 try self.init(firmware: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
             } else {
                 try self.init(intelHex: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
@@ -86,13 +95,16 @@ public struct DFUPackage: Sendable {
     {
         guard firmware.count <= Self.maximumEntrySize else {
             throw DFUPackageError(
-                .entryTooLarge, file: name, reason: "\(firmware.count) bytes, more than the \(Self.maximumEntrySize) allowed")
+                .entryTooLarge, file: name,
+                reason: "\(firmware.count) bytes, more than the \(Self.maximumEntrySize) allowed")
         }
         guard !firmware.isEmpty else {
             throw DFUPackageError(.imageEmpty, file: name, reason: "the firmware image is empty")
         }
         let binName = URL(fileURLWithPath: name).lastPathComponent
-        let datName = initPacket.map { _ in URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + ".dat" }
+        let datName = initPacket.map { _ in
+            URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + ".dat"
+        }
         var decoded: InitPacket?
         if let initPacket {
             if let secure = try? SecureInitPacket(decoding: initPacket) {
@@ -108,7 +120,8 @@ public struct DFUPackage: Sendable {
             }
         }
         let image = try Self.makeImage(
-            kind: .application, binName: binName, datName: datName, firmware: firmware, initPacket: initPacket,
+            kind: .application, binName: binName, datName: datName, firmware: firmware,
+            initPacket: initPacket,
             decoded: decoded, manifestSizes: nil, file: name)
         self.name = name
         images = [image]
@@ -131,10 +144,12 @@ public struct DFUPackage: Sendable {
         do {
             firmware = try IntelHex.image(from: intelHex, maximumSize: Self.maximumEntrySize)
         } catch {
-            throw DFUPackageError(error.tooLarge ? .entryTooLarge : .invalidHex, file: name, reason: error.reason)
+            throw DFUPackageError(
+                error.tooLarge ? .entryTooLarge : .invalidHex, file: name, reason: error.reason)
         }
         guard !firmware.isEmpty else {
-            throw DFUPackageError(.imageEmpty, file: name, reason: "the .hex holds no data between 0x1000 and 0x10000000")
+            throw DFUPackageError(
+                .imageEmpty, file: name, reason: "the .hex holds no data between 0x1000 and 0x10000000")
         }
         try self.init(firmware: firmware, initPacket: initPacket, name: name)
     }
@@ -157,7 +172,8 @@ public struct DFUPackage: Sendable {
     ) throws(DFUPackageError) -> (Format, Double?, [DFUImage]) {
         let archive = try ZipArchive(bytes: bytes, fileName: name)
         guard let manifestJSON = try archive.contents(of: Manifest.entryName) else {
-            throw DFUPackageError(.manifestMissing, file: name, reason: "no manifest.json at the root of the archive")
+            throw DFUPackageError(
+                .manifestMissing, file: name, reason: "no manifest.json at the root of the archive")
         }
         let manifest = try Manifest(json: manifestJSON, fileName: name)
         var images: [DFUImage] = []
@@ -189,7 +205,8 @@ public struct DFUPackage: Sendable {
             images.append(
                 try makeImage(
                     kind: entry.kind, binName: entry.binFile, datName: entry.datFile, firmware: firmware,
-                    initPacket: dat, decoded: decoded, manifestSizes: (entry.sdSize, entry.blSize), file: name))
+                    initPacket: dat, decoded: decoded, manifestSizes: (entry.sdSize, entry.blSize), file: name
+                ))
         }
         return (manifest.legacyVersion == nil ? .secure : .legacy, manifest.legacyVersion?.dfuVersion, images)
     }
@@ -200,13 +217,15 @@ public struct DFUPackage: Sendable {
         decoded: InitPacket?, manifestSizes: (sd: UInt32?, bl: UInt32?)?, file: String
     ) throws(DFUPackageError) -> DFUImage {
         guard !firmware.isEmpty else {
-            throw DFUPackageError(.imageEmpty, file: file, entry: binName, reason: "the firmware image is 0 bytes")
+            throw DFUPackageError(
+                .imageEmpty, file: file, entry: binName, reason: "the firmware image is 0 bytes")
         }
         var sdSize: UInt32?
         var blSize: UInt32?
         if kind == .softdeviceBootloader {
             (sdSize, blSize) = try softdeviceBootloaderSizes(
-                manifest: manifestSizes, decoded: decoded, firmwareSize: firmware.count, file: file, binName: binName,
+                manifest: manifestSizes, decoded: decoded, firmwareSize: firmware.count, file: file,
+                binName: binName,
                 datName: datName)
         }
         let image = DFUImage(
@@ -215,7 +234,8 @@ public struct DFUPackage: Sendable {
         do throws(InitPacketProblem) {
             switch decoded {
             case .secure(let packet): try packet.check(against: firmware, kind: kind, sha256: image.sha256)
-            case .legacy(let packet): try packet.check(against: firmware, crc16: image.crc16, sha256: image.sha256)
+            case .legacy(let packet):
+                try packet.check(against: firmware, crc16: image.crc16, sha256: image.sha256)
             case nil: break
             }
         } catch {
@@ -243,7 +263,9 @@ public struct DFUPackage: Sendable {
             if let sizes, sizes != (packet.sdSize, packet.blSize) {
                 throw DFUPackageError(
                     .initPacketMismatch, file: file, entry: datName,
-                    reason: "sd_size \(packet.sdSize) / bl_size \(packet.blSize) differ from the manifest's \(sizes.sd) / \(sizes.bl)")
+                    reason:
+                        "sd_size \(packet.sdSize) / bl_size \(packet.blSize) differ from the manifest's \(sizes.sd) / \(sizes.bl)"
+                )
             }
             sizes = sizes ?? (packet.sdSize, packet.blSize)
         }
@@ -255,7 +277,11 @@ public struct DFUPackage: Sendable {
         return sizes
     }
 
-    private static func packageError(_ problem: InitPacketProblem, file: String, entry: String?) -> DFUPackageError {
-        DFUPackageError(problem.kind == .invalid ? .initPacketInvalid : .initPacketMismatch, file: file, entry: entry, reason: problem.reason)
+    private static func packageError(_ problem: InitPacketProblem, file: String, entry: String?)
+        -> DFUPackageError
+    {
+        DFUPackageError(
+            problem.kind == .invalid ? .initPacketInvalid : .initPacketMismatch, file: file, entry: entry,
+            reason: problem.reason)
     }
 }

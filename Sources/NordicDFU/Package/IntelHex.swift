@@ -21,7 +21,8 @@ enum IntelHex {
         var base = 0
         var sawEnd = false
         var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+        {
             lineNumber += 1
             let record = line.drop { $0 == 0x20 || $0 == 0x09 }
             if record.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
@@ -30,7 +31,9 @@ enum IntelHex {
             let offset = Int(fields[1]) << 8 | Int(fields[2])
             let payload = fields[4..<4 + length]
             func value16() throws(Invalid) -> Int {
-                guard length == 2 else { throw Invalid(reason: "line \(lineNumber): address record of \(length) bytes") }
+                guard length == 2 else {
+                    throw Invalid(reason: "line \(lineNumber): address record of \(length) bytes")
+                }
                 return Int(payload.first!) << 8 | Int(payload.last!)
             }
             switch fields[3] {
@@ -65,7 +68,10 @@ enum IntelHex {
             index += 2
         }
         guard bytes.count == Int(bytes[0]) + 5 else {
-            throw Invalid(reason: "line \(line): the record length byte says \(bytes[0]), the line holds \(bytes.count - 5)")
+            throw Invalid(
+                reason:
+                    "line \(line): the record length byte says \(bytes[0]), the line holds \(bytes.count - 5)"
+            )
         }
         guard bytes.reduce(0, &+) == 0 else { throw Invalid(reason: "line \(line): bad checksum") }
         return bytes
@@ -101,7 +107,8 @@ enum IntelHex {
         }
         let size = (end - first.address + 3) & ~3
         guard size <= maximumSize else {
-            throw Invalid(reason: "the image spans \(size) bytes, more than the \(maximumSize) allowed", tooLarge: true)
+            throw Invalid(
+                reason: "the image spans \(size) bytes, more than the \(maximumSize) allowed", tooLarge: true)
         }
         var image = [UInt8](repeating: 0xFF, count: size)
         for chunk in kept {

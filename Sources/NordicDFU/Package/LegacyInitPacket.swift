@@ -73,7 +73,8 @@ public struct LegacyInitPacket: Sendable, Equatable {
     init(decoding dat: [UInt8], version: Version) throws(InitPacketProblem) {
         var reader = LittleEndianReader(dat)
         guard dat.count >= 10 else {
-            throw .invalid("\(dat.count) bytes, shorter than the 10-byte fixed part of dfu_version \(version.rawValue)")
+            throw .invalid(
+                "\(dat.count) bytes, shorter than the 10-byte fixed part of dfu_version \(version.rawValue)")
         }
         deviceType = reader.u16()
         deviceRevision = reader.u16()
@@ -82,13 +83,16 @@ public struct LegacyInitPacket: Sendable, Equatable {
         let expected = 10 + 2 * count + version.tailSize
         guard dat.count == expected else {
             throw .invalid(
-                "\(dat.count) bytes, but dfu_version \(version.rawValue) with \(count) sd_req entries needs \(expected)")
+                "\(dat.count) bytes, but dfu_version \(version.rawValue) with \(count) sd_req entries needs \(expected)"
+            )
         }
         softdeviceRequired = (0..<count).map { _ in reader.u16() }
         self.version = version
         extPacketID = version.extPacketID.map { _ in reader.u32() }
         if let extPacketID, extPacketID != version.extPacketID {
-            throw .invalid("ext_packet_id is \(extPacketID), but dfu_version \(version.rawValue) writes \(version.extPacketID!)")
+            throw .invalid(
+                "ext_packet_id is \(extPacketID), but dfu_version \(version.rawValue) writes \(version.extPacketID!)"
+            )
         }
         switch version {
         case .v0_5, .v0_6:
@@ -104,7 +108,9 @@ public struct LegacyInitPacket: Sendable, Equatable {
 
     /// Picks the layout from the length alone, for a bare `.dat` with no manifest to say.
     init(inferringVersionOf dat: [UInt8]) throws(InitPacketProblem) {
-        guard dat.count >= 10 else { throw .invalid("\(dat.count) bytes, too short for a legacy init packet") }
+        guard dat.count >= 10 else {
+            throw .invalid("\(dat.count) bytes, too short for a legacy init packet")
+        }
         let count = Int(dat[8]) | Int(dat[9]) << 8
         let tail = dat.count - 10 - 2 * count
         guard let version = Version.allCases.first(where: { $0.tailSize == tail }) else {
@@ -123,7 +129,8 @@ public struct LegacyInitPacket: Sendable, Equatable {
                 "the init packet's CRC-16 is 0x\(hex(firmwareCRC16)), but the image's is 0x\(hex(crc16))")
         }
         if let firmwareLength, firmwareLength != UInt32(firmware.count) {
-            throw .mismatch("the init packet's length is \(firmwareLength), but the image is \(firmware.count) bytes")
+            throw .mismatch(
+                "the init packet's length is \(firmwareLength), but the image is \(firmware.count) bytes")
         }
         if let firmwareHash, firmwareHash != sha256 {
             throw .mismatch("the init packet's SHA-256 does not match the image")

@@ -35,7 +35,8 @@ struct Manifest {
             throw invalid("expected an object with a \"manifest\" object inside")
         }
         if let version = manifest["dfu_version"] {
-            guard let number = version as? Double, let legacy = LegacyInitPacket.Version(dfuVersion: number) else {
+            guard let number = version as? Double, let legacy = LegacyInitPacket.Version(dfuVersion: number)
+            else {
                 throw invalid("dfu_version is \(version), not one of 0.5, 0.6, 0.7, 0.8")
             }
             legacyVersion = legacy
@@ -50,7 +51,9 @@ struct Manifest {
                 continue
             }
             guard let object = value as? [String: Any] else { throw invalid("\"\(key)\" is not an object") }
-            images.append(try Self.image(kind, object, legacy: legacyVersion != nil, invalid: invalid, fileName: fileName))
+            images.append(
+                try Self.image(
+                    kind, object, legacy: legacyVersion != nil, invalid: invalid, fileName: fileName))
         }
         images.sort { $0.kind < $1.kind }
         guard !images.isEmpty else {
@@ -58,7 +61,8 @@ struct Manifest {
         }
         let systemImages = images.filter(\.kind.isSystemImage).map(\.kind.rawValue)
         guard systemImages.count <= 1 else {
-            throw invalid("holds \(systemImages.joined(separator: " and ")); a package has at most one system image")
+            throw invalid(
+                "holds \(systemImages.joined(separator: " and ")); a package has at most one system image")
         }
         self.images = images
     }

@@ -45,7 +45,9 @@ enum ProtobufWire {
         return found
     }
 
-    private static func varint(in bytes: [UInt8], at position: inout Int, end: Int) throws(Malformed) -> UInt64 {
+    private static func varint(in bytes: [UInt8], at position: inout Int, end: Int) throws(Malformed)
+        -> UInt64
+    {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while position < end, shift < 64 {

@@ -82,7 +82,11 @@ public struct SecureInitPacket: Sendable, Equatable {
         } catch {
             throw .invalid("not a protobuf dfu.Packet (\(error))")
         }
-        let located = try Self.locate(in: dat, packet: packet)
+        guard packet.hasCommand != packet.hasSignedCommand else {
+            throw .invalid(
+                packet.hasCommand
+                    ? "the packet holds both a command and a signed command" : "the packet holds no command")
+        }
         let command = packet.hasSignedCommand ? packet.signedCommand.command : packet.command
         guard command.hasOpCode, command.opCode == .init_ else {
             throw .invalid("the command is not INIT")
@@ -90,6 +94,7 @@ public struct SecureInitPacket: Sendable, Equatable {
         guard command.hasInit_p else { throw .invalid("the INIT command has no InitCommand") }
         let init_ = command.init_p
         guard init_.hasHash else { throw .invalid("the InitCommand has no firmware hash") }
+        let located = try Self.locate(in: dat, signed: packet.hasSignedCommand)
 
         fwVersion = init_.fwVersion
         hwVersion = init_.hwVersion
@@ -106,7 +111,7 @@ public struct SecureInitPacket: Sendable, Equatable {
         }
         presentFields = Self.presentFields(of: init_)
         initCommandRange = located.initCommand
-        if packet.hasSignedCommand, let range = located.signature {
+        if let range = located.signature {
             signature = Signature(
                 type: SignatureType(packet.signedCommand.signatureType), bytes: Array(dat[range]),
                 offset: range.lowerBound)
@@ -117,21 +122,16 @@ public struct SecureInitPacket: Sendable, Equatable {
 
     /// Finds the InitCommand and signature byte ranges by walking the wire format.
     private static func locate(
-        in dat: [UInt8], packet: Dfu_Packet
+        in dat: [UInt8], signed: Bool
     ) throws(InitPacketProblem) -> (initCommand: Range<Int>, signature: Range<Int>?) {
-        guard packet.hasCommand != packet.hasSignedCommand else {
-            throw .invalid(
-                packet.hasCommand
-                    ? "the packet holds both a command and a signed command" : "the packet holds no command")
-        }
         var signature: Range<Int>?
         var initCommand: Range<Int>?
         do throws(ProtobufWire.Malformed) {
             var command: Range<Int>?
-            if packet.hasSignedCommand {
-                if let signed = try ProtobufWire.payload(ofField: 2, in: dat, range: dat.indices) {
-                    command = try ProtobufWire.payload(ofField: 1, in: dat, range: signed)
-                    signature = try ProtobufWire.payload(ofField: 3, in: dat, range: signed)
+            if signed {
+                if let signedCommand = try ProtobufWire.payload(ofField: 2, in: dat, range: dat.indices) {
+                    command = try ProtobufWire.payload(ofField: 1, in: dat, range: signedCommand)
+                    signature = try ProtobufWire.payload(ofField: 3, in: dat, range: signedCommand)
                 }
             } else {
                 command = try ProtobufWire.payload(ofField: 1, in: dat, range: dat.indices)

@@ -26,16 +26,22 @@ final class ZipArchive {
             throw DFUPackageError(.invalidZip, file: fileName, reason: "the file is empty (0 bytes)")
         }
         do {
-            // ZIP_CHECKCONS makes libzip compare every local header with the central directory.
-            archive = try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS)
-        } catch let code {
-            throw Self.diagnoseOpenFailure(code, base: base, count: bytes.count, fileName: fileName)
+            archive = try Self.open(base, count: bytes.count, flags: ZIP_RDONLY)
+        } catch let failure {
+            throw Self.diagnose(failure, fileName: fileName)
         }
+        // Every stored property is set by now, so a throw from here on runs deinit, which
+        // discards the archive.
+        entries = try Self.readDirectory(of: archive, fileName: fileName)
+        // Only once the entries are known good: libzip's stricter pass (ZIP_CHECKCONS) compares
+        // every local header with the central directory. It would also refuse some of the above
+        // (duplicate names, odd methods), but without saying which, so it comes second.
         do {
-            entries = try Self.readDirectory(of: archive, fileName: fileName)
-        } catch {
-            zip_discard(archive)
-            throw error
+            zip_discard(try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS))
+        } catch let failure {
+            throw DFUPackageError(
+                .invalidZip, file: fileName,
+                reason: "the zip is damaged: libzip's consistency check failed (\(failure.text))")
         }
     }
 
@@ -61,40 +67,28 @@ final class ZipArchive {
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
         guard let source = zip_source_buffer_create(base, zip_uint64_t(count), 0, &error) else {
-            throw LibzipError(code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error)))
+            throw LibzipError(
+                code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error)))
         }
         guard let archive = zip_open_from_source(source, flags, &error) else {
             zip_source_free(source)
-            throw LibzipError(code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error)))
+            throw LibzipError(
+                code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error)))
         }
         return archive
     }
 
-    /// Tells apart why libzip refused the archive. libzip reports duplicate names only as an
-    /// inconsistency under ZIP_CHECKCONS, so on one the archive is opened again leniently to see
-    /// whether names repeat.
-    private static func diagnoseOpenFailure(
-        _ libzipError: LibzipError, base: UnsafeRawPointer, count: Int, fileName: String
-    ) -> DFUPackageError {
-        switch libzipError.code {
+    private static func diagnose(_ failure: LibzipError, fileName: String) -> DFUPackageError {
+        switch failure.code {
         case ZIP_ER_NOZIP:
             return DFUPackageError(
                 .invalidZip, file: fileName,
                 reason: "not a zip archive (no end-of-central-directory record found)")
-        case ZIP_ER_INCONS:
-            if let lenient = try? open(base, count: count, flags: ZIP_RDONLY) {
-                defer { zip_discard(lenient) }
-                do throws(DFUPackageError) {
-                    _ = try readDirectory(of: lenient, fileName: fileName)
-                } catch where error.kind != .invalidZip {
-                    return error
-                } catch {}
-            }
-            return DFUPackageError(
-                .invalidZip, file: fileName,
-                reason: "the zip is damaged: its local headers and central directory disagree (\(libzipError.text))")
+        case ZIP_ER_EXISTS:
+            return DFUPackageError(.duplicateEntry, file: fileName, reason: "two entries share a name")
         default:
-            return DFUPackageError(.invalidZip, file: fileName, reason: "the zip is damaged (\(libzipError.text))")
+            return DFUPackageError(
+                .invalidZip, file: fileName, reason: "the zip is damaged (\(failure.text))")
         }
     }
 
@@ -139,7 +133,9 @@ final class ZipArchive {
             if stat.size > UInt64(DFUPackage.maximumEntrySize) {
                 throw DFUPackageError(
                     .entryTooLarge, file: fileName, entry: name,
-                    reason: "it declares \(stat.size) bytes, more than the \(DFUPackage.maximumEntrySize) allowed")
+                    reason:
+                        "it declares \(stat.size) bytes, more than the \(DFUPackage.maximumEntrySize) allowed"
+                )
             }
             entries[name] = Entry(index: index, declaredSize: stat.size)
         }
@@ -180,7 +176,9 @@ final class ZipArchive {
             if declared + extra > DFUPackage.maximumEntrySize {
                 throw DFUPackageError(
                     .entryTooLarge, file: fileName, entry: name,
-                    reason: "it inflates to more than \(DFUPackage.maximumEntrySize) bytes (declares \(declared))")
+                    reason:
+                        "it inflates to more than \(DFUPackage.maximumEntrySize) bytes (declares \(declared))"
+                )
             }
         }
         if extra > 0 {

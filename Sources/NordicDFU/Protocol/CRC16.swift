@@ -19,17 +19,19 @@ public struct CRC16: Sendable, Hashable {
             update(UnsafeRawBufferPointer(buffer))
         }
         if done == nil {
-            for byte in bytes { value = CRC16Table.shared[Int(UInt8(value &>> 8) ^ byte)] ^ (value &<< 8) }
+            let table = CRC16Table.shared
+            for byte in bytes {
+                value = table[Int(UInt8(truncatingIfNeeded: value &>> 8) ^ byte)] ^ (value &<< 8)
+            }
         }
     }
 
     /// Feeds the bytes of `buffer`.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        let table = CRC16Table.shared
         var crc = value
-        CRC16Table.shared.withUnsafeBufferPointer { table in
-            for byte in buffer {
-                crc = table[Int(UInt8(crc &>> 8) ^ byte)] ^ (crc &<< 8)
-            }
+        for byte in buffer {
+            crc = table[Int(UInt8(truncatingIfNeeded: crc &>> 8) ^ byte)] ^ (crc &<< 8)
         }
         value = crc
     }
@@ -51,9 +53,14 @@ public struct CRC16: Sendable, Hashable {
 
 /// The byte-at-a-time table: entry b is the CRC register after shifting b through it from zero.
 private enum CRC16Table {
-    static let shared: [UInt16] = (0..<256).map { byte in
-        var crc = UInt16(byte) &<< 8
-        for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc &<< 1) ^ 0x1021 : crc &<< 1 }
-        return crc
-    }
+    /// Allocated once and never freed nor written after: safe to share between threads.
+    nonisolated(unsafe) static let shared: UnsafePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            var crc = UInt16(byte) &<< 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc &<< 1) ^ 0x1021 : crc &<< 1 }
+            table[byte] = crc
+        }
+        return UnsafePointer(table)
+    }()
 }
