@@ -53,19 +53,23 @@ struct DFUBenchmark: AsyncParsableCommand {
                     var options = DFUOptions()
                     options.packetReceiptNotifications = 0
                     options.dataObjectPreparationDelay = .milliseconds(delay)
-                    cases.append(Case(size: size, mtu: mtu, prn: 0, label: "delay_\(delay)ms", options: options))
+                    cases.append(
+                        Case(size: size, mtu: mtu, prn: 0, label: "delay_\(delay)ms", options: options))
                 }
-                cases.append(Case(size: size, mtu: mtu, prn: 12, label: "nordic_mobile", options: Self.nordicMobile))
+                cases.append(
+                    Case(size: size, mtu: mtu, prn: 12, label: "nordic_mobile", options: Self.nordicMobile))
                 for benchCase in cases {
                     let achieved = try await Self.measure(package, benchCase)
                     let bound = Self.bound(package, benchCase)
-                    achievedByLabel["\(size)/\(mtu)", default: [:]]["\(benchCase.label)/\(benchCase.prn)"] = achieved
+                    achievedByLabel["\(size)/\(mtu)", default: [:]]["\(benchCase.label)/\(benchCase.prn)"] =
+                        achieved
                     let line: [(String, String)] = [
                         ("benchmark", "\"dfu\""), ("image_bytes", "\(size)"), ("mtu", "\(mtu)"),
                         ("prn", "\(benchCase.prn)"), ("options", "\"\(benchCase.label)\""),
                         ("packet_bytes", "\(Self.payload(benchCase))"),
                         ("achieved_bytes_per_second", Self.format(achieved)),
-                        ("bound_bytes_per_second", Self.format(bound)), ("ratio", Self.format(achieved / bound)),
+                        ("bound_bytes_per_second", Self.format(bound)),
+                        ("ratio", Self.format(achieved / bound)),
                     ]
                     print("{" + line.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
                 }
@@ -94,7 +98,8 @@ struct DFUBenchmark: AsyncParsableCommand {
     static func package(size: Int) throws -> DFUPackage {
         var generator = SplitMix64(seed: UInt64(size))
         let firmware = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        return try DFUPackage.unsignedSecureApplication(firmware: firmware, version: 20000, name: "bench-\(size).bin")
+        return try DFUPackage.unsignedSecureApplication(
+            firmware: firmware, version: 20000, name: "bench-\(size).bin")
     }
 
     static func payload(_ benchCase: Case) -> Int {
@@ -111,7 +116,8 @@ struct DFUBenchmark: AsyncParsableCommand {
             options: benchCase.options)
         let result = await updater.run()
         guard result.outcome == .completed, let duration = result.transferDurations.first else {
-            throw ValidationError("the update did not complete: \(result.failure?.message ?? result.identifier)")
+            throw ValidationError(
+                "the update did not complete: \(result.failure?.message ?? result.identifier)")
         }
         return Double(package.images[0].firmware.count) / duration.secondsValue
     }
@@ -119,7 +125,8 @@ struct DFUBenchmark: AsyncParsableCommand {
     static func bound(_ package: DFUPackage, _ benchCase: Case) -> Double {
         let image = package.images[0]
         let transfer = TransferConfiguration(
-            dfuProtocol: .secure, imageSize: image.firmware.count, initPacketSize: image.initPacket?.count ?? 0,
+            dfuProtocol: .secure, imageSize: image.firmware.count,
+            initPacketSize: image.initPacket?.count ?? 0,
             payloadSize: payload(benchCase), packetReceiptNotifications: Int(benchCase.prn))
         return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).secondsValue
     }

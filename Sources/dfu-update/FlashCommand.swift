@@ -35,10 +35,13 @@ struct FlashCommand: AsyncParsableCommand {
     @Option(help: "The package's version (x.y.z or an integer), instead of the one in its init packet.")
     var packageVersion: String?
 
-    @Option(help: "UUID of the characteristic holding the device's version (default: 2A26, Firmware Revision).")
+    @Option(
+        help: "UUID of the characteristic holding the device's version (default: 2A26, Firmware Revision).")
     var versionCharacteristic: String?
 
-    @Option(name: .customLong("prn"), help: "Packet receipt notification interval; 0 turns them off (Secure 0, Legacy 10).")
+    @Option(
+        name: .customLong("prn"),
+        help: "Packet receipt notification interval; 0 turns them off (Secure 0, Legacy 10).")
     var packetReceiptNotifications: UInt16?
 
     @Option(help: "Largest packet written to the device, in bytes (the link's limit applies too).")
@@ -65,7 +68,8 @@ struct FlashCommand: AsyncParsableCommand {
     @Flag(help: "Do not rename the bootloader before a buttonless jump.")
     var noBootloaderName = false
 
-    @Option(help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
+    @Option(
+        help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
     var bootloaderAddress: String = "auto"
 
     @Flag(help: "Accept SDK 12's experimental buttonless service.")
@@ -86,7 +90,9 @@ struct FlashCommand: AsyncParsableCommand {
             throw ValidationError("--version-characteristic '\(versionCharacteristic)' is not a UUID")
         }
         guard (20...512).contains(packetSize) else { throw ValidationError("--packet-size must be 20…512") }
-        guard connectTimeout > 0, responseTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+        guard connectTimeout > 0, responseTimeout > 0 else {
+            throw ValidationError("timeouts must be positive")
+        }
         guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0…100") }
         guard ["auto", "same", "incremented"].contains(bootloaderAddress) else {
             throw ValidationError("--bootloader-address must be auto, same or incremented")
@@ -110,7 +116,9 @@ struct FlashCommand: AsyncParsableCommand {
         var simulated: SimulatedCentral?
         do {
             if simulation.isSimulating {
-                let simulator = try SimulatedCentral(devices: [simulation.configuration(device: device.map(DeviceIdentifier.init))])
+                let simulator = try SimulatedCentral(devices: [
+                    simulation.configuration(device: device.map(DeviceIdentifier.init))
+                ])
                 simulated = simulator
                 central = simulator
             } else {
@@ -121,7 +129,8 @@ struct FlashCommand: AsyncParsableCommand {
         } catch let error as GATTError {
             throw error.commandFailure.report(json: json)
         } catch let error as SimulatorConfigurationError {
-            throw CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage).report(json: json)
+            throw CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage).report(
+                json: json)
         }
 
         let updater = DFUUpdater(package: firmware, central: central, device: target, options: options)
@@ -132,7 +141,9 @@ struct FlashCommand: AsyncParsableCommand {
         for await event in events {
             if case .result(let final) = event {
                 result = final
-                if let simulated, let snapshot = simulated.snapshot(of: target) { reporter.simulator(snapshot.contractMembers) }
+                if let simulated, let snapshot = simulated.snapshot(of: target) {
+                    reporter.simulator(snapshot.contractMembers)
+                }
             }
             reporter.report(event)
         }
@@ -176,7 +187,8 @@ struct FlashCommand: AsyncParsableCommand {
 extension DeviceSnapshot {
     /// The members of the contract's `simulator` event after `event` and `device`.
     var contractMembers: [(String, JSONValue)] {
-        let images = images.sorted { $0.key.rawValue < $1.key.rawValue }.map { type, image -> (String, JSONValue) in
+        let images = images.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            type, image -> (String, JSONValue) in
             (
                 type.rawValue,
                 .object([
@@ -185,6 +197,8 @@ extension DeviceSnapshot {
                 ])
             )
         }
-        return [("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations))]
+        return [
+            ("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations)),
+        ]
     }
 }

@@ -9,7 +9,8 @@ final class ControlTests: XCTestCase {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secure, accepting: package)
         let updater = DFUUpdater(
-            package: package, central: harness.central, device: harness.device, options: EngineHarness.testOptions())
+            package: package, central: harness.central, device: harness.device,
+            options: EngineHarness.testOptions())
         let (controller, events) = updater.start()
         var reportsWhilePaused = 0
         var paused = false
@@ -68,7 +69,8 @@ final class ControlTests: XCTestCase {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureApp, accepting: package)
         let updater = DFUUpdater(
-            package: package, central: harness.central, device: harness.device, options: EngineHarness.testOptions())
+            package: package, central: harness.central, device: harness.device,
+            options: EngineHarness.testOptions())
         let (controller, events) = updater.start()
         controller.abort()
         var last: DFUEvent?

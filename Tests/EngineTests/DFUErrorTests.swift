@@ -11,7 +11,8 @@ final class DFUErrorTests: XCTestCase {
 
         let executeRefused = try SecureDFUResponse(decoding: [0x60, 0x04, 0x08])
         guard case .failure(let result2, let extended2) = executeRefused.outcome else { return XCTFail() }
-        XCTAssertEqual(DFUError(secureResult: result2, extended: extended2), .remoteSecureDFUOperationNotPermitted)
+        XCTAssertEqual(
+            DFUError(secureResult: result2, extended: extended2), .remoteSecureDFUOperationNotPermitted)
         XCTAssertEqual(DFUError.remoteSecureDFUOperationNotPermitted.rawValue, 18)
 
         XCTAssertEqual(DFUError(legacyStatus: .crcError).rawValue, 5)

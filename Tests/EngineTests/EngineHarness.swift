@@ -75,7 +75,8 @@ struct EngineHarness {
                 XCTAssertNotNil(snapshot.images[type], "\(type) missing", file: file, line: line)
             }
             if image.kind == .application {
-                XCTAssertEqual(snapshot.images[.application]?.sha256, image.sha256.hexString(), file: file, line: line)
+                XCTAssertEqual(
+                    snapshot.images[.application]?.sha256, image.sha256.hexString(), file: file, line: line)
                 XCTAssertEqual(snapshot.mode, .application, file: file, line: line)
             }
         }
@@ -83,16 +84,20 @@ struct EngineHarness {
 
     /// After a failure or an abort: the device either runs the new image or waits able to take
     /// the update again — proven by a clean update that completes.
-    func assertCanTakeUpdate(_ package: DFUPackage, file: StaticString = #filePath, line: UInt = #line) async {
+    func assertCanTakeUpdate(_ package: DFUPackage, file: StaticString = #filePath, line: UInt = #line) async
+    {
         guard let snapshot else { return XCTFail("no simulated device", file: file, line: line) }
-        if snapshot.mode == .application, snapshot.images[.application]?.sha256 == package.images.last?.sha256.hexString()
+        if snapshot.mode == .application,
+            snapshot.images[.application]?.sha256 == package.images.last?.sha256.hexString()
         {
             return
         }
         var options = Self.testOptions()
         options.force = true
         let (result, events) = await update(package, options: options)
-        XCTAssertEqual(result.outcome, .completed, "retry after the failure: \(Self.logs(events))", file: file, line: line)
+        XCTAssertEqual(
+            result.outcome, .completed, "retry after the failure: \(Self.logs(events))", file: file,
+            line: line)
         assertRuns(package, file: file, line: line)
     }
 

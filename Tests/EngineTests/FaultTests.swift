@@ -11,14 +11,16 @@ final class FaultTests: XCTestCase {
         let size = package.images[0].firmware.count
         for kind in [SimulatedDeviceKind.secure, .secureApp] {
             for offset in [0, 100, 4095, 4096, 5000, 8191, 8192, 10000, size - 1] {
-                let harness = try EngineHarness(kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
+                let harness = try EngineHarness(
+                    kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
                 let (result, events) = await harness.update(package)
                 let label = "\(kind) drop at \(offset)"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
                 harness.assertRuns(package)
                 XCTAssertGreaterThanOrEqual(result.retries, 1, label)
                 XCTAssertGreaterThanOrEqual(result.bytesSent, size, label)
-                XCTAssertLessThanOrEqual(result.bytesSent, size + 4096, "\(label): resent more than one object")
+                XCTAssertLessThanOrEqual(
+                    result.bytesSent, size + 4096, "\(label): resent more than one object")
             }
         }
     }
@@ -28,13 +30,15 @@ final class FaultTests: XCTestCase {
         let size = package.images[0].firmware.count
         for kind in [SimulatedDeviceKind.legacy, .legacyApp] {
             for offset in [0, 1000, 10000, size - 20] {
-                let harness = try EngineHarness(kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
+                let harness = try EngineHarness(
+                    kind, accepting: package, faults: [.disconnectAt(bytes: offset)])
                 let (result, events) = await harness.update(package)
                 let label = "\(kind) drop at \(offset)"
                 XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
                 harness.assertRuns(package)
                 XCTAssertGreaterThanOrEqual(result.retries, 1, label)
-                XCTAssertGreaterThanOrEqual(result.bytesSent, size + offset, "\(label): the part starts again")
+                XCTAssertGreaterThanOrEqual(
+                    result.bytesSent, size + offset, "\(label): the part starts again")
             }
         }
     }
@@ -66,8 +70,10 @@ final class FaultTests: XCTestCase {
         for prn: UInt16 in [0, 12] {
             for n in 1...6 {
                 let harness = try EngineHarness(.secure, accepting: package, faults: [.crcError(n)])
-                let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
-                XCTAssertEqual(result.outcome, .completed, "PRN \(prn) crc-error=\(n): \(EngineHarness.logs(events))")
+                let (result, events) = await harness.update(
+                    package, options: EngineHarness.testOptions(prn: prn))
+                XCTAssertEqual(
+                    result.outcome, .completed, "PRN \(prn) crc-error=\(n): \(EngineHarness.logs(events))")
                 harness.assertRuns(package)
             }
         }
@@ -93,9 +99,11 @@ final class FaultTests: XCTestCase {
     func testSlowFlashStillCompletes() async throws {
         let package = try TestPackages.secureApp()
         for milliseconds in [150, 400] {
-            let harness = try EngineHarness(.secure, accepting: package, faults: [.slowFlash(.milliseconds(milliseconds))])
+            let harness = try EngineHarness(
+                .secure, accepting: package, faults: [.slowFlash(.milliseconds(milliseconds))])
             let (result, events) = await harness.update(package)
-            XCTAssertEqual(result.outcome, .completed, "slow-flash=\(milliseconds): \(EngineHarness.logs(events))")
+            XCTAssertEqual(
+                result.outcome, .completed, "slow-flash=\(milliseconds): \(EngineHarness.logs(events))")
             harness.assertRuns(package)
         }
     }
@@ -111,7 +119,9 @@ final class FaultTests: XCTestCase {
     }
 
     func testFirmwareVersionRejection() async throws {
-        try await expectRejection(.remoteExtendedErrorFwVersionFailure, force: true) { $0.firmwareVersion = "9.0.0" }
+        try await expectRejection(.remoteExtendedErrorFwVersionFailure, force: true) {
+            $0.firmwareVersion = "9.0.0"
+        }
     }
 
     func testSignatureRejection() async throws {

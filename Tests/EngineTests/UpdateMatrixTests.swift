@@ -18,7 +18,8 @@ final class UpdateMatrixTests: XCTestCase {
             let package = try securePackage(contents)
             for kind in [SimulatedDeviceKind.secureApp, .secure] {
                 for prn: UInt16 in [0, 1, 12] {
-                    try await check(package, kind: kind, prn: prn, label: "secure \(contents) \(kind) PRN \(prn)")
+                    try await check(
+                        package, kind: kind, prn: prn, label: "secure \(contents) \(kind) PRN \(prn)")
                 }
             }
         }
@@ -29,7 +30,8 @@ final class UpdateMatrixTests: XCTestCase {
             let package = try legacyPackage(contents)
             for kind in [SimulatedDeviceKind.legacyApp, .legacy] {
                 for prn: UInt16 in [0, 1, 12] {
-                    try await check(package, kind: kind, prn: prn, label: "legacy \(contents) \(kind) PRN \(prn)")
+                    try await check(
+                        package, kind: kind, prn: prn, label: "legacy \(contents) \(kind) PRN \(prn)")
                 }
             }
         }
@@ -40,7 +42,25 @@ final class UpdateMatrixTests: XCTestCase {
         try await check(package, kind: .secureAppBonded, prn: 0, label: "secure bonded")
     }
 
-    private func check(_ package: DFUPackage, kind: SimulatedDeviceKind, prn: UInt16, label: String) async throws {
+    /// When the bootloader refuses the system part's init packet (here: that bootloader version
+    /// is installed already) and an application part follows, the engine sends the application.
+    func testRefusedSystemPartSkipsToTheApplication() async throws {
+        let package = try TestPackages.secureSDBLApp()
+        let harness = try EngineHarness(.secureApp, accepting: package)
+        let (first, firstEvents) = await harness.update(package)
+        XCTAssertEqual(first.outcome, .completed, EngineHarness.logs(firstEvents))
+        var options = EngineHarness.testOptions()
+        options.force = true
+        let (second, events) = await harness.update(package, options: options)
+        XCTAssertEqual(second.outcome, .completed, EngineHarness.logs(events))
+        XCTAssertEqual(second.bytesSent, package.images[1].firmware.count, "only the application is sent")
+        XCTAssertTrue(EngineHarness.logs(events).contains("system image was refused"))
+        harness.assertRuns(package)
+    }
+
+    private func check(_ package: DFUPackage, kind: SimulatedDeviceKind, prn: UInt16, label: String)
+        async throws
+    {
         let harness = try EngineHarness(kind, accepting: package)
         let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
         XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")

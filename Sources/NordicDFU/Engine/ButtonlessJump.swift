@@ -24,7 +24,8 @@ struct ButtonlessJump {
                     session.bootloaderName = String(decoding: bytes, as: UTF8.self)
                     session.log(.info, "the bootloader will advertise as \(session.bootloaderName!)")
                 case .opCodeNotSupported:
-                    session.log(.info, "the application cannot rename the bootloader; going on without a name")
+                    session.log(
+                        .info, "the application cannot rename the bootloader; going on without a name")
                 default:
                     throw remoteFailure(response.result, experimental: false, what: "Set advertisement name")
                 }
@@ -91,22 +92,26 @@ struct ButtonlessJump {
         }
     }
 
-    private func response(from inbox: NotificationInbox, opCode: UInt8) async throws -> ButtonlessDFUResponse {
+    private func response(from inbox: NotificationInbox, opCode: UInt8) async throws -> ButtonlessDFUResponse
+    {
         while true {
             let bytes: [UInt8]
             do {
-                bytes = try await inbox.next(timeout: options.responseTimeout, waitingFor: "the buttonless response")
+                bytes = try await inbox.next(
+                    timeout: options.responseTimeout, waitingFor: "the buttonless response")
             } catch {
                 throw session.mapped(error, during: .receivingNotificationFailed)
             }
             guard let response = try? ButtonlessDFUResponse(decoding: bytes) else {
-                throw session.failure(.unsupportedResponse, "unexpected buttonless response \(bytes.hexString(separator: " "))")
+                throw session.failure(
+                    .unsupportedResponse, "unexpected buttonless response \(bytes.hexString(separator: " "))")
             }
             if response.opCode == opCode { return response }
         }
     }
 
-    private func remoteFailure(_ result: ButtonlessDFUResult, experimental: Bool, what: String) -> DFUFailure {
+    private func remoteFailure(_ result: ButtonlessDFUResult, experimental: Bool, what: String) -> DFUFailure
+    {
         session.failure(
             DFUError(buttonlessResult: result, experimental: experimental),
             "the application answered \(what) with \(result)")

@@ -13,7 +13,8 @@ extension UpdateSession {
     /// Connects (several attempts, each bounded by the connect timeout), resolves services and
     /// detects the DFU mode.
     func connect(_ target: DeviceIdentifier) async throws -> DFUConnection {
-        var lastError: any Error = GATTError.connectionFailed(device: target.description, reason: "no attempt made")
+        var lastError: any Error = GATTError.connectionFailed(
+            device: target.description, reason: "no attempt made")
         for attempt in 1...max(1, options.connectionAttempts) {
             try await controller.checkpoint()
             do {
@@ -31,10 +32,13 @@ extension UpdateSession {
     private func inspect(_ peripheral: any GATTPeripheral) async throws -> DFUConnection {
         do {
             let services = try await peripheral.services()
-            guard let mode = try await DeviceMode.detect(in: services, options: options, timeout: options.notificationTimeout)
+            guard
+                let mode = try await DeviceMode.detect(
+                    in: services, options: options, timeout: options.notificationTimeout)
             else {
                 await peripheral.disconnect()
-                throw failure(.deviceNotSupported, "\(peripheral.address) offers neither Secure nor Legacy DFU")
+                throw failure(
+                    .deviceNotSupported, "\(peripheral.address) offers neither Secure nor Legacy DFU")
             }
             log(.info, "connected to \(peripheral.address): \(mode.summary)")
             return DFUConnection(peripheral: peripheral, services: services, mode: mode)
@@ -56,8 +60,9 @@ extension UpdateSession {
         while ContinuousClock.now < deadline {
             try await controller.checkpoint()
             let remaining = deadline - ContinuousClock.now
-            guard let address = try await BootloaderLocator.find(
-                in: central, candidates: candidates, name: name, timeout: remaining)
+            guard
+                let address = try await BootloaderLocator.find(
+                    in: central, candidates: candidates, name: name, timeout: remaining)
             else { break }
             do {
                 return try await connect(.address(address))

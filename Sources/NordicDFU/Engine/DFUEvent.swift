@@ -42,7 +42,9 @@ public struct DFUResult: Sendable {
     /// last answer (the final Execute or Validate), in the connection that completed it.
     public var transferDurations: [Duration]
 
-    public init(outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int, transferDurations: [Duration] = []) {
+    public init(
+        outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int, transferDurations: [Duration] = []
+    ) {
         self.outcome = outcome
         self.bytesSent = bytesSent
         self.duration = duration

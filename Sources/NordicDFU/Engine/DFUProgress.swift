@@ -42,6 +42,7 @@ final class ProgressMeter {
     private var lastReportTime: Duration = .zero
     private var lastReportBytes = 0
     private var lastPercent = -1
+    private var currentSpeed = 0.0
 
     init(part: Int, totalParts: Int, partBytes: Int, linkTime: any LinkTime) {
         self.part = part
@@ -58,6 +59,7 @@ final class ProgressMeter {
         sessionStartBytes = bytesOnDevice
         lastReportTime = now
         lastReportBytes = bytesOnDevice
+        currentSpeed = 0
         return report(bytesOnDevice, force: lastPercent < 0)
     }
 
@@ -68,11 +70,15 @@ final class ProgressMeter {
         let percent = partBytes == 0 ? 100 : min(100, bytes * 100 / partBytes)
         guard force || percent > lastPercent else { return nil }
         let now = linkTime.now()
-        let current = Self.rate(bytes - lastReportBytes, over: now - lastReportTime)
+        // Bytes queued in the same instant as the previous report keep the previous speed.
+        if now > lastReportTime {
+            currentSpeed = Self.rate(bytes - lastReportBytes, over: now - lastReportTime)
+            lastReportTime = now
+            lastReportBytes = bytes
+        }
+        let current = currentSpeed
         let average = Self.rate(bytes - sessionStartBytes, over: now - (sessionStart ?? now))
         lastPercent = max(lastPercent, percent)
-        lastReportTime = now
-        lastReportBytes = bytes
         return DFUProgress(
             part: part, totalParts: totalParts, percent: percent, bytesSent: bytes, partBytes: partBytes,
             currentSpeedBytesPerSecond: current, averageSpeedBytesPerSecond: average)

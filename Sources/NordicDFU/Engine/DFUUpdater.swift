@@ -16,7 +16,9 @@ public struct DFUUpdater: Sendable {
     public let options: DFUOptions
 
     /// An updater that sends `package` to `device`, found through `central`.
-    public init(package: DFUPackage, central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions = .init()) {
+    public init(
+        package: DFUPackage, central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions = .init()
+    ) {
         self.package = package
         self.central = central
         self.device = device
@@ -76,7 +78,8 @@ private struct UpdateRun {
             let check = await versionCheck(current)
             session.emit(.version(check))
             if check.decision == .skip {
-                session.log(.info, "\(session.deviceName) already runs \(check.installed ?? "?"); nothing to do")
+                session.log(
+                    .info, "\(session.deviceName) already runs \(check.installed ?? "?"); nothing to do")
                 session.state(.disconnecting)
                 await current.peripheral.disconnect()
                 session.finish(.skipped)
@@ -85,14 +88,16 @@ private struct UpdateRun {
             guard current.mode.format == package.format else {
                 throw session.failure(
                     .deviceNotSupported,
-                    "the package is for \(package.format) DFU but the device offers \(current.mode.format) DFU")
+                    "the package is for \(package.format) DFU but the device offers \(current.mode.format) DFU"
+                )
             }
             var index = 0
             var reuseConnection = true
             while index < package.images.count {
                 if !reuseConnection {
                     session.state(.connecting)
-                    current = try await session.reconnect(candidates: rebootCandidates(after: current), name: bootloaderName)
+                    current = try await session.reconnect(
+                        candidates: rebootCandidates(after: current), name: bootloaderName)
                     connection = current
                 }
                 if !current.mode.isBootloader {
@@ -122,7 +127,9 @@ private struct UpdateRun {
     // MARK: Version
 
     private func versionCheck(_ connection: DFUConnection) async -> DFUVersionCheck {
-        let packaged = package.applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
+        let packaged = package.applicationVersion.flatMap {
+            $0 == .max ? nil : DFUFirmwareVersion(number: $0)
+        }
         let packageVersion = options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? packaged
         var installed: String?
         if !connection.mode.isBootloader {
@@ -184,9 +191,10 @@ private struct UpdateRun {
     /// addresses (application mode, or a bootloader without bond information).
     private func rebootCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
         var candidates: [BluetoothAddress] = []
-        for address in [BluetoothAddress(connection.address), session.applicationAddress?.incremented,
-            session.applicationAddress]
-        {
+        for address in [
+            BluetoothAddress(connection.address), session.applicationAddress?.incremented,
+            session.applicationAddress,
+        ] {
             if let address, !candidates.contains(address) { candidates.append(address) }
         }
         return located(candidates)
@@ -211,11 +219,13 @@ private struct UpdateRun {
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
                 attempt += 1
                 session.retries += 1
-                session.log(.warning, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
+                session.log(
+                    .warning, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
                 await connection.peripheral.disconnect()
                 session.state(.connecting)
                 connection = try await session.reconnect(
-                    candidates: [BluetoothAddress(connection.address)].compactMap { $0 } + rebootCandidates(after: connection),
+                    candidates: [BluetoothAddress(connection.address)].compactMap { $0 }
+                        + rebootCandidates(after: connection),
                     name: bootloaderName)
                 track(connection)
                 if !connection.mode.isBootloader {
@@ -231,7 +241,10 @@ private struct UpdateRun {
     {
         let part = package.images[index]
         session.state(.starting)
-        session.log(.info, "sending part \(index + 1) of \(package.images.count): \(part.kind), \(part.firmware.count) bytes")
+        session.log(
+            .info,
+            "sending part \(index + 1) of \(package.images.count): \(part.kind), \(part.firmware.count) bytes"
+        )
         switch connection.mode {
         case .secureBootloader(let controlPointCharacteristic, let packet):
             let inbox = try await subscribe(controlPointCharacteristic, connection)
@@ -256,9 +269,13 @@ private struct UpdateRun {
                 throw error
             }
             if case .initPacketRejected(let failure) = outcome {
-                guard index == 0, package.images.count > 1, part.kind != .application else { throw failure }
+                guard index == 0, package.images.count > 1, part.kind != .application else {
+                    await sendAbort(SecureDFURequest.abort.encoded, to: controlPointCharacteristic)
+                    throw failure
+                }
                 session.log(
-                    .warning, "the system image was refused (\(failure.detail)); it is probably installed already, "
+                    .warning,
+                    "the system image was refused (\(failure.detail)); it is probably installed already, "
                         + "going on with the application")
                 return .skippedToApplication
             }
@@ -280,7 +297,8 @@ private struct UpdateRun {
                 throw error
             }
         case .secureApplication, .legacyApplication:
-            throw session.failure(.invalidInternalState, "part \(index + 1) reached a device in application mode")
+            throw session.failure(
+                .invalidInternalState, "part \(index + 1) reached a device in application mode")
         }
         session.state(.disconnecting)
         do {
@@ -349,7 +367,7 @@ extension DFUFailure {
     }
 }
 
-extension Optional<Bool> {
+extension Bool? {
     fileprivate var orFalse: Bool { self ?? false }
 }
 

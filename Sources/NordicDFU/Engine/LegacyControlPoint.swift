@@ -28,7 +28,8 @@ struct LegacyControlPoint {
             case .response(opCode, let status): return status
             case .packetReceipt: continue
             case let other:
-                throw session.failure(.unsupportedResponse, "expected the response to op code \(opCode), got \(other)")
+                throw session.failure(
+                    .unsupportedResponse, "expected the response to op code \(opCode), got \(other)")
             }
         }
     }

@@ -28,7 +28,8 @@ struct LegacyDFUExecutor {
             try await controlPoint.requireResponse(to: 0x02, timeout: options.responseTimeout)
         } else if let version, version >= LegacyDFUVersion(major: 0, minor: 5) {
             throw session.failure(
-                .extendedInitPacketRequired, "the bootloader (DFU version \(version)) requires an init packet")
+                .extendedInitPacketRequired, "the bootloader (DFU version \(version)) requires an init packet"
+            )
         }
         let prn = options.packetReceiptNotifications ?? Self.defaultPacketReceiptNotifications
         try await controlPoint.write(.packetReceiptNotificationRequest(prn))

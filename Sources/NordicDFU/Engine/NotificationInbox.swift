@@ -7,7 +7,8 @@ final class NotificationInbox: Sendable {
     private struct State {
         var buffered: [[UInt8]] = []
         var end: (any Error)?
-        var waiter: (id: Int, continuation: CheckedContinuation<[UInt8], any Error>, timer: Task<Void, Never>)?
+        var waiter:
+            (id: Int, continuation: CheckedContinuation<[UInt8], any Error>, timer: Task<Void, Never>)?
         var nextID = 0
     }
 
@@ -51,7 +52,8 @@ final class NotificationInbox: Sendable {
                     if let end = inbox.end { return .failure(end) }
                     let timer = Task {
                         guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                        Self.fail(id, GATTError.timeout(operation: what, seconds: timeout.seconds), state: shared)
+                        Self.fail(
+                            id, GATTError.timeout(operation: what, seconds: timeout.seconds), state: shared)
                     }
                     inbox.waiter = (id, continuation, timer)
                     return nil
@@ -68,7 +70,11 @@ final class NotificationInbox: Sendable {
         let waiter = state.withLock { state in
             guard let waiter = state.waiter else {
                 state.buffered.append(value)
-                return nil as (id: Int, continuation: CheckedContinuation<[UInt8], any Error>, timer: Task<Void, Never>)?
+                return nil
+                    as (
+                        id: Int, continuation: CheckedContinuation<[UInt8], any Error>,
+                        timer: Task<Void, Never>
+                    )?
             }
             state.waiter = nil
             return waiter
@@ -80,7 +86,11 @@ final class NotificationInbox: Sendable {
     private static func fail(_ id: Int, _ error: any Error, state: Locked<State>) {
         let waiter = state.withLock { state in
             guard let waiter = state.waiter, waiter.id == id else {
-                return nil as (id: Int, continuation: CheckedContinuation<[UInt8], any Error>, timer: Task<Void, Never>)?
+                return nil
+                    as (
+                        id: Int, continuation: CheckedContinuation<[UInt8], any Error>,
+                        timer: Task<Void, Never>
+                    )?
             }
             state.waiter = nil
             return waiter

@@ -8,7 +8,12 @@ func withRealTimeout<T: Sendable>(
     _ limit: Duration, waitingFor what: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let slot = Locked<CheckedContinuation<T, any Error>?>(nil)
-    let take: @Sendable () -> CheckedContinuation<T, any Error>? = { slot.withLock { continuation in defer { continuation = nil }; return continuation } }
+    let take: @Sendable () -> CheckedContinuation<T, any Error>? = {
+        slot.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+    }
     let work = Task { try await operation() }
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

@@ -59,7 +59,8 @@ struct SecureControlPoint {
             // A late packet receipt notification; anything else is out of step.
             guard response.opCode == SecureDFURequest.calculateChecksum.opCode else {
                 throw session.failure(
-                    .unsupportedResponse, "expected the response to \(request), got \(bytes.hexString(separator: " "))")
+                    .unsupportedResponse,
+                    "expected the response to \(request), got \(bytes.hexString(separator: " "))")
             }
         }
     }

@@ -32,7 +32,8 @@ struct SecureDFUExecutor {
         }
         if let rejection = try await sendInitPacket(initPacket) { return .initPacketRejected(rejection) }
         let prn = options.packetReceiptNotifications ?? 0
-        try await controlPoint.require(.setPacketReceiptNotification(prn), timeout: options.notificationTimeout)
+        try await controlPoint.require(
+            .setPacketReceiptNotification(prn), timeout: options.notificationTimeout)
         try await sendImage(prn: Int(prn))
         return .sent
     }
@@ -49,13 +50,15 @@ struct SecureDFUExecutor {
         guard initPacket.count <= maximumSize else {
             throw session.failure(
                 .remoteSecureDFUInsufficientResources,
-                "the init packet (\(initPacket.count) bytes) exceeds the bootloader's \(maximumSize)-byte limit")
+                "the init packet (\(initPacket.count) bytes) exceeds the bootloader's \(maximumSize)-byte limit"
+            )
         }
         let held = Int(offset)
         if resumeAllowed, held > 0, held <= initPacket.count, CRC32.checksum(initPacket[0..<held]) == crc {
             session.log(.info, "the device holds \(held) of \(initPacket.count) init packet bytes; resuming")
             if held < initPacket.count {
-                try await controlPoint.require(.setPacketReceiptNotification(0), timeout: options.notificationTimeout)
+                try await controlPoint.require(
+                    .setPacketReceiptNotification(0), timeout: options.notificationTimeout)
                 try await sendPackets(initPacket[held...], firmware: false)
             }
             if try await checksumMatches(initPacket) {
@@ -68,7 +71,8 @@ struct SecureDFUExecutor {
                 .create(.command, size: UInt32(initPacket.count)), timeout: options.responseTimeout)
             try await sendPackets(initPacket[...], firmware: false)
             if try await checksumMatches(initPacket) { return try await executeCommand() }
-            session.log(.warning, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
+            session.log(
+                .warning, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
         }
         throw session.failure(.crcError, "the init packet arrived corrupted \(Self.checksumAttempts) times")
     }
@@ -109,10 +113,11 @@ struct SecureDFUExecutor {
             // The partial object is corrupt or belongs to another image: Create rolls it back.
             resumeOffset = resumeAllowed && held <= image.count ? (held - 1) / objectSize * objectSize : 0
         }
-        if let report = meter.start(at: resumeOffset) { session.emit(.progress(report)) }
         session.state(.uploading)
+        if let report = meter.start(at: resumeOffset) { session.emit(.progress(report)) }
 
-        if resumeOffset > 0, !continuePartialObject, resumeOffset % objectSize == 0 || resumeOffset == image.count
+        if resumeOffset > 0, !continuePartialObject,
+            resumeOffset % objectSize == 0 || resumeOffset == image.count
         {
             // The object ending here is complete; it may not have been executed yet (§2.7).
             if resumeOffset == image.count { session.state(.validating) }
@@ -127,7 +132,8 @@ struct SecureDFUExecutor {
             let objectEnd = min(objectStart + objectSize, image.count)
             try await sendObject(
                 objectStart..<objectEnd, crcAtStart: crcAtObjectStart,
-                continuingFrom: continuePartialObject ? resumeOffset : nil, prn: prn, firstObject: firstObject)
+                continuingFrom: continuePartialObject ? resumeOffset : nil, prn: prn, firstObject: firstObject
+            )
             if objectEnd == image.count { session.state(.validating) }
             try await executeData(afterResume: false)
             var crc = CRC32(resumingFrom: crcAtObjectStart)
@@ -166,8 +172,10 @@ struct SecureDFUExecutor {
                 isFirst = false
                 from = range.lowerBound
             }
-            try await stream(image[from..<range.upperBound], prn: prn, packetsAlreadySent: needsCreate ? 0 : nil)
-            let outcome = try await controlPoint.require(.calculateChecksum, timeout: options.notificationTimeout)
+            try await stream(
+                image[from..<range.upperBound], prn: prn, packetsAlreadySent: needsCreate ? 0 : nil)
+            let outcome = try await controlPoint.require(
+                .calculateChecksum, timeout: options.notificationTimeout)
             guard case .checksum(let offsetValue, let crc) = outcome else {
                 throw session.failure(.unsupportedResponse, "Calculate Checksum returned no checksum")
             }
@@ -179,9 +187,13 @@ struct SecureDFUExecutor {
                 recoveries += 1
                 guard recoveries <= Self.lostBytesRecoveries else {
                     throw session.failure(
-                        .bytesLost, "the device kept losing packets of the object at offset \(range.lowerBound)")
+                        .bytesLost,
+                        "the device kept losing packets of the object at offset \(range.lowerBound)")
                 }
-                session.log(.warning, "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; resending them")
+                session.log(
+                    .warning,
+                    "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; resending them"
+                )
                 from = offset
                 needsCreate = false
                 continue
@@ -193,7 +205,9 @@ struct SecureDFUExecutor {
             )
             guard corruptAttempts < Self.checksumAttempts else {
                 throw session.failure(
-                    .crcError, "the object at offset \(range.lowerBound) arrived corrupted \(Self.checksumAttempts) times")
+                    .crcError,
+                    "the object at offset \(range.lowerBound) arrived corrupted \(Self.checksumAttempts) times"
+                )
             }
             needsCreate = true
         }
@@ -226,7 +240,8 @@ struct SecureDFUExecutor {
     /// notification and stops early when the device reports less than was sent, leaving the
     /// recovery to the checksum that follows. `packetsAlreadySent` is the device's PRN counter
     /// position, `nil` when unknown (then receipts are not awaited).
-    private mutating func stream(_ bytes: ArraySlice<UInt8>, prn: Int, packetsAlreadySent: Int?) async throws {
+    private mutating func stream(_ bytes: ArraySlice<UInt8>, prn: Int, packetsAlreadySent: Int?) async throws
+    {
         let batchPackets = prn > 0 && packetsAlreadySent != nil ? prn : 16
         var start = bytes.startIndex
         while start < bytes.endIndex {
@@ -236,7 +251,8 @@ struct SecureDFUExecutor {
             let sentUpTo = end
             start = end
             if let report = meter.update(sentUpTo) { session.emit(.progress(report)) }
-            guard prn > 0, packetsAlreadySent != nil, sender.packets(for: end - bytes.startIndex) % prn == 0 else {
+            guard prn > 0, packetsAlreadySent != nil, sender.packets(for: end - bytes.startIndex) % prn == 0
+            else {
                 continue
             }
             do {
@@ -258,7 +274,9 @@ struct SecureDFUExecutor {
         let counter = firmware ? session.firmwareBytesWritten : nil
         let limit = options.notificationTimeout
         do {
-            try await withRealTimeout(limit, waitingFor: "packet writes") { try await sender.send(bytes, counter: counter) }
+            try await withRealTimeout(limit, waitingFor: "packet writes") {
+                try await sender.send(bytes, counter: counter)
+            }
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }

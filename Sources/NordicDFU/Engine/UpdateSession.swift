@@ -79,7 +79,9 @@ extension UpdateSession {
         case .bluetoothUnavailable(let reason): return failure(.bluetoothDisabled, reason)
         case .disconnected: return failure(.deviceDisconnected, gattError.description)
         case .connectionFailed: return failure(.failedToConnect, gattError.description)
-        case .timeout: return failure(step == .failedToConnect ? step : .receivingNotificationFailed, gattError.description)
+        case .timeout:
+            return failure(
+                step == .failedToConnect ? step : .receivingNotificationFailed, gattError.description)
         case .attributeNotFound: return failure(.serviceDiscoveryFailed, gattError.description)
         case .operationFailed: return failure(step, gattError.description)
         }

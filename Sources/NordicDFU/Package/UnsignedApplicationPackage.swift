@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 import SwiftProtobuf
 
 extension DFUPackage {
@@ -8,7 +8,8 @@ extension DFUPackage {
     /// validation). For benchmarks and tests that need images of a given size; a bootloader
     /// that requires signed applications refuses it.
     public static func unsignedSecureApplication(
-        firmware: [UInt8], version: UInt32, hardwareVersion: UInt32 = 52, softDeviceRequirements: [UInt32] = [0xB6],
+        firmware: [UInt8], version: UInt32, hardwareVersion: UInt32 = 52,
+        softDeviceRequirements: [UInt32] = [0xB6],
         name: String = "application.bin"
     ) throws(DFUPackageError) -> DFUPackage {
         var command = Dfu_InitCommand()
@@ -35,7 +36,8 @@ extension DFUPackage {
         do {
             initPacket = try packet.serializedBytes()
         } catch {
-            throw DFUPackageError(.initPacketInvalid, file: name, reason: "cannot encode the init packet: \(error)")
+            throw DFUPackageError(
+                .initPacketInvalid, file: name, reason: "cannot encode the init packet: \(error)")
         }
         return try DFUPackage(firmware: firmware, initPacket: initPacket, name: name)
     }

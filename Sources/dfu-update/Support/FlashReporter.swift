@@ -65,8 +65,10 @@ final class FlashReporter: @unchecked Sendable {
                 } ?? .null
             return .object(
                 [("event", .string("result"))] + head + [
-                    ("result", .string(result.identifier)), ("error", error), ("bytes_sent", .int(result.bytesSent)),
-                    ("duration_seconds", .double(result.duration.secondsValue)), ("retries", .int(result.retries)),
+                    ("result", .string(result.identifier)), ("error", error),
+                    ("bytes_sent", .int(result.bytesSent)),
+                    ("duration_seconds", .double(result.duration.secondsValue)),
+                    ("retries", .int(result.retries)),
                 ])
         }
     }
@@ -76,7 +78,8 @@ final class FlashReporter: @unchecked Sendable {
     private func human(_ event: DFUEvent) {
         switch event {
         case .state(let state):
-            guard state != .uploading else { return }
+            // Uploading shows as the progress bar, and the result line follows Completed.
+            guard state != .uploading, state != .completed, state != .aborted else { return }
             line("\(state)…")
         case .version(let check):
             let installed = check.installed ?? "unknown"
@@ -99,7 +102,8 @@ final class FlashReporter: @unchecked Sendable {
             case .completed: line("updated \(device): \(result.bytesSent) bytes in \(seconds) s")
             case .skipped: line("\(device) is up to date")
             case .aborted: line("aborted; \(device) can take the update again")
-            case .failed(let failure): line("error: \(failure.message) (\(failure.error.name), code \(failure.error.rawValue))")
+            case .failed(let failure):
+                line("error: \(failure.message) (\(failure.error.name), code \(failure.error.rawValue))")
             }
         }
     }
@@ -120,7 +124,8 @@ final class FlashReporter: @unchecked Sendable {
             if progress.percent == 100 { endBar() }
         } else if progress.percent == 100 || progress.percent / 10 > lastPlainPercent / 10 {
             lastPlainPercent = progress.percent
-            Output.error("\(part): \(progress.percent)% (\(progress.bytesSent)/\(progress.partBytes) bytes, \(rate))")
+            Output.error(
+                "\(part): \(progress.percent)% (\(progress.bytesSent)/\(progress.partBytes) bytes, \(rate))")
         }
     }
 

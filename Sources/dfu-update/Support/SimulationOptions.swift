@@ -6,7 +6,10 @@ import NordicDFU
 
 /// `--simulate` and the `--sim-*` options (docs/cli-contract.md, "Simulated devices").
 struct SimulationOptions: ParsableArguments {
-    @Option(help: "Run against an in-process simulated device: \(SimulatedDeviceKind.names.joined(separator: ", ")).")
+    @Option(
+        help:
+            "Run against an in-process simulated device: \(SimulatedDeviceKind.names.joined(separator: ", "))."
+    )
     var simulate: String?
 
     @Option(help: "The simulated Legacy bootloader's DFU version, 0.5 … 0.8 (0.8).")
@@ -64,13 +67,16 @@ struct SimulationOptions: ParsableArguments {
             case nil: break
             }
             if let simDfuVersion {
-                configuration.legacyDFUVersion = try SimulatedDeviceConfiguration.parseLegacyDFUVersion(simDfuVersion)
+                configuration.legacyDFUVersion = try SimulatedDeviceConfiguration.parseLegacyDFUVersion(
+                    simDfuVersion)
             }
             if let simFirmwareVersion { configuration.firmwareVersion = simFirmwareVersion }
             if let simHwVersion {
                 configuration.hardwareVersion = try SimulatedDeviceConfiguration.parseInteger(simHwVersion)
             }
-            if let simSdId { configuration.softDeviceID = try SimulatedDeviceConfiguration.parseInteger(simSdId) }
+            if let simSdId {
+                configuration.softDeviceID = try SimulatedDeviceConfiguration.parseInteger(simSdId)
+            }
             if let simMtu { configuration.mtu = simMtu }
             configuration.faults = try simFault.map { spec throws(SimulatorConfigurationError) in
                 try SimulatedFault(parsing: spec)
