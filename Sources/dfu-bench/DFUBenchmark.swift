@@ -134,12 +134,6 @@ struct DFUBenchmark: AsyncParsableCommand {
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }
 
-extension Duration {
-    fileprivate var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 /// A small deterministic generator, so that every run sends the same images.
 private struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
