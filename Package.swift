@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-bench",
             dependencies: [
-                "NordicDFU", "DFUSimulator", "CZlib",
+                "NordicDFU", "DFUSimulator", "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

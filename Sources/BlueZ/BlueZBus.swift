@@ -89,7 +89,9 @@ final class BlueZBus: Sendable {
         return AsyncStream { continuation in
             let forwarders = [
                 Task {
-                    for await signal in fromBlueZ where wanted(signal) { continuation.yield(BusSignal(signal)) }
+                    for await signal in fromBlueZ where wanted(signal) {
+                        continuation.yield(BusSignal(signal))
+                    }
                     continuation.finish()
                 },
                 Task {
@@ -103,7 +105,9 @@ final class BlueZBus: Sendable {
 
 extension BusSignal {
     init(_ signal: DBusSignal) {
-        self.init(path: signal.path, interface: signal.interface, member: signal.member, arguments: signal.arguments)
+        self.init(
+            path: signal.path, interface: signal.interface, member: signal.member, arguments: signal.arguments
+        )
     }
 
     /// `NameOwnerChanged` saying that bluetoothd left the bus.

@@ -52,7 +52,8 @@ public final class BlueZCentral: GATTCentral {
         discovery = DiscoverySessions(bus: bus, adapter: self.adapter)
     }
 
-    public func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
+    public func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error>
+    {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -71,10 +72,13 @@ public final class BlueZCentral: GATTCentral {
     }
 
     /// `connect` with the concrete result type.
-    public func connectPeripheral(_ device: DeviceIdentifier, timeout: Duration) async throws -> BlueZPeripheral {
+    public func connectPeripheral(_ device: DeviceIdentifier, timeout: Duration) async throws
+        -> BlueZPeripheral
+    {
         let deadline = ContinuousClock.now + timeout
         let path = try await find(device, until: deadline)
-        return try await DeviceConnector(central: self, identifier: device, path: path, deadline: deadline).connect()
+        return try await DeviceConnector(central: self, identifier: device, path: path, deadline: deadline)
+            .connect()
     }
 
     /// Makes bluetoothd forget a device: its object, bonding keys and cached GATT database (use it
@@ -84,7 +88,8 @@ public final class BlueZCentral: GATTCentral {
         let path = adapter.devicePath(for: address)
         do {
             _ = try await bus.call(
-                adapter.path, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(path)], timeout: .seconds(15))
+                adapter.path, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(path)],
+                timeout: .seconds(15))
         } catch let error as DBusError
             where error.name == "org.bluez.Error.DoesNotExist" || error.name == DBusError.Name.unknownObject
         {
@@ -139,7 +144,8 @@ public final class BlueZCentral: GATTCentral {
             throw gattError(error, "listing devices on \(adapter.name)", device: adapter.name)
         }
         for path in tree.paths(with: BlueZ.deviceInterface, under: adapter.path) {
-            devices[path] = DeviceProperties(path: path, values: tree.properties(path, BlueZ.deviceInterface) ?? [:])
+            devices[path] = DeviceProperties(
+                path: path, values: tree.properties(path, BlueZ.deviceInterface) ?? [:])
             changed(path)
         }
         for await signal in signals {
@@ -149,7 +155,9 @@ public final class BlueZCentral: GATTCentral {
             {
                 devices[added.path] = DeviceProperties(path: added.path, values: values)
                 changed(added.path)
-            } else if let removed = signal.interfacesRemoved, removed.interfaces.contains(BlueZ.deviceInterface) {
+            } else if let removed = signal.interfacesRemoved,
+                removed.interfaces.contains(BlueZ.deviceInterface)
+            {
                 devices[removed.path] = nil
             } else if let change = signal.propertiesChanged, change.interface == BlueZ.deviceInterface,
                 devices[signal.path] != nil
@@ -163,7 +171,9 @@ public final class BlueZCentral: GATTCentral {
     // MARK: - finding a device to connect to
 
     /// The object path of `device`: known to bluetoothd already (by address), or found by scanning.
-    private func find(_ device: DeviceIdentifier, until deadline: ContinuousClock.Instant) async throws -> String {
+    private func find(_ device: DeviceIdentifier, until deadline: ContinuousClock.Instant) async throws
+        -> String
+    {
         if case .address(let address) = device {
             let path = adapter.devicePath(for: address)
             let tree = try await managedObjectsForConnect(device)

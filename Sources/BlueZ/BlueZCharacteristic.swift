@@ -47,12 +47,14 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     /// The ATT MTU of the link (`MTU` property, bluetoothd ≥ 5.62).
     func currentMTU() async throws -> Int? {
-        try await context.bus.property(path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)).intValue
+        try await context.bus.property(path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5))
+            .intValue
     }
 
     public func read(timeout: Duration) async throws -> [UInt8] {
         try checkLink()
-        let reply = try await call("reading \(uuid) on \(context.device)", "ReadValue", [.propertyDictionary([])], timeout: timeout)
+        let reply = try await call(
+            "reading \(uuid) on \(context.device)", "ReadValue", [.propertyDictionary([])], timeout: timeout)
         return reply.first?.bytes ?? []
     }
 
@@ -70,7 +72,9 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
         try checkLink()
-        if context.options.acquireNotify, let stream = try await NotificationSocketStream.open(self, timeout: timeout) {
+        if context.options.acquireNotify,
+            let stream = try await NotificationSocketStream.open(self, timeout: timeout)
+        {
             return stream
         }
         return try await NotificationSignalStream.open(self, timeout: timeout)
@@ -88,7 +92,8 @@ public final class BlueZCharacteristic: GATTCharacteristic {
         async throws -> [DBusValue]
     {
         do {
-            return try await context.bus.call(path, BlueZ.characteristicInterface, member, arguments, timeout: timeout)
+            return try await context.bus.call(
+                path, BlueZ.characteristicInterface, member, arguments, timeout: timeout)
         } catch {
             try checkLink()
             throw gattError(error, operation, device: context.device)

@@ -25,10 +25,12 @@ public final class BlueZPeripheral: GATTPeripheral {
         self.path = monitor.path
         var services: [GATTService] = []
         var characteristicPaths: [String] = []
-        let context = CharacteristicContext(bus: central.bus, link: link, device: address, options: central.options)
+        let context = CharacteristicContext(
+            bus: central.bus, link: link, device: address, options: central.options)
         for servicePath in tree.paths(with: BlueZ.serviceInterface, under: monitor.path) {
-            guard let uuid = tree.properties(servicePath, BlueZ.serviceInterface)?["UUID"]?.stringValue
-                .flatMap(BluetoothUUID.init)
+            guard
+                let uuid = tree.properties(servicePath, BlueZ.serviceInterface)?["UUID"]?.stringValue
+                    .flatMap(BluetoothUUID.init)
             else { continue }
             var characteristics: [any GATTCharacteristic] = []
             for characteristicPath in tree.paths(with: BlueZ.characteristicInterface, under: servicePath) {
@@ -38,8 +40,10 @@ public final class BlueZPeripheral: GATTPeripheral {
                 else { continue }
                 characteristics.append(
                     BlueZCharacteristic(
-                        context: context, path: characteristicPath, uuid: characteristicUUID, serviceUUID: uuid,
-                        properties: CharacteristicProperties(flagNames: values["Flags"]?.stringArrayValue ?? [])))
+                        context: context, path: characteristicPath, uuid: characteristicUUID,
+                        serviceUUID: uuid,
+                        properties: CharacteristicProperties(
+                            flagNames: values["Flags"]?.stringArrayValue ?? [])))
                 characteristicPaths.append(characteristicPath)
             }
             services.append(GATTService(uuid: uuid, characteristics: characteristics))
@@ -61,7 +65,8 @@ public final class BlueZPeripheral: GATTPeripheral {
     public var mtu: Int {
         get async {
             for path in characteristicPaths {
-                if let value = try? await bus.property(path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)),
+                if let value = try? await bus.property(
+                    path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)),
                     let mtu = value.intValue
                 {
                     return mtu

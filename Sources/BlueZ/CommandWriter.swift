@@ -36,7 +36,8 @@ actor CommandWriter {
         case .socket(let socket):
             guard value.count <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
                 throw GATTError.operationFailed(
-                    operation: "writing \(value.count) bytes without response to \(uuid) on \(context.device)",
+                    operation:
+                        "writing \(value.count) bytes without response to \(uuid) on \(context.device)",
                     reason: "longer than the link allows (MTU \(socket.mtu))")
             }
             do {
@@ -46,21 +47,25 @@ actor CommandWriter {
                 throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
             } catch .timedOut {
                 throw GATTError.timeout(
-                    operation: "room to write to \(uuid) on \(context.device)", seconds: Self.sendTimeout.seconds)
+                    operation: "room to write to \(uuid) on \(context.device)",
+                    seconds: Self.sendTimeout.seconds)
             } catch .failed(let code) {
                 throw GATTError.operationFailed(
-                    operation: "writing to \(uuid) on \(context.device)", reason: "send failed, errno \(code)")
+                    operation: "writing to \(uuid) on \(context.device)", reason: "send failed, errno \(code)"
+                )
             }
         case .methodCalls, .undecided:
             do {
                 _ = try await context.bus.call(
                     path, BlueZ.characteristicInterface, "WriteValue",
-                    [.bytes(value), .propertyDictionary([("type", .string("command"))])], timeout: Self.sendTimeout)
+                    [.bytes(value), .propertyDictionary([("type", .string("command"))])],
+                    timeout: Self.sendTimeout)
             } catch {
                 if let reason = context.link.downReason {
                     throw GATTError.disconnected(device: context.device, reason: reason)
                 }
-                throw gattError(error, "writing without response to \(uuid) on \(context.device)", device: context.device)
+                throw gattError(
+                    error, "writing without response to \(uuid) on \(context.device)", device: context.device)
             }
         }
     }
@@ -70,7 +75,8 @@ actor CommandWriter {
         guard context.options.acquireWrite else { return .methodCalls }
         guard
             let reply = try? await context.bus.call(
-                path, BlueZ.characteristicInterface, "AcquireWrite", [.propertyDictionary([])], timeout: .seconds(10)),
+                path, BlueZ.characteristicInterface, "AcquireWrite", [.propertyDictionary([])],
+                timeout: .seconds(10)),
             reply.count == 2, let fd = reply[0].unixFDValue, let mtu = reply[1].intValue
         else { return .methodCalls }
         let socket = PacketSocket(fileDescriptor: fd.take(), mtu: mtu)

@@ -25,12 +25,14 @@ struct DeviceConnector {
         } catch {
             throw gattError(error, "reading the state of \(device)", device: device)
         }
-        let resolved = try await monitor.wait(try remaining(), "services of \(device) to be resolved") { snapshot in
+        let resolved = try await monitor.wait(try remaining(), "services of \(device) to be resolved") {
+            snapshot in
             if let gone = snapshot.goneReason {
                 throw GATTError.connectionFailed(device: device, reason: gone)
             }
             guard snapshot.device.isConnected else {
-                throw GATTError.connectionFailed(device: device, reason: "the link dropped while resolving services")
+                throw GATTError.connectionFailed(
+                    device: device, reason: "the link dropped while resolving services")
             }
             return snapshot.device.servicesResolved
         }

@@ -40,7 +40,8 @@ final class DeviceMonitor: Sendable {
     func refresh(_ bus: BlueZBus) async throws {
         do {
             let reply = try await bus.call(
-                path, BlueZ.propertiesInterface, "GetAll", [.string(BlueZ.deviceInterface)], timeout: .seconds(10))
+                path, BlueZ.propertiesInterface, "GetAll", [.string(BlueZ.deviceInterface)],
+                timeout: .seconds(10))
             update { $0.device.apply(changed: reply.first?.stringKeyedDictionary ?? [:], invalidated: []) }
         } catch let error as DBusError where error.name == DBusError.Name.unknownObject {
             update { $0.goneReason = "bluetoothd does not know the device" }
@@ -97,7 +98,9 @@ final class DeviceMonitor: Sendable {
                         waiter.resume(with: result.map { _ in snapshot })
                     }
                     box.withLock { $0.token = token }
-                    if Task.isCancelled { box.withLock { $0.continuation.take() }?.resume(throwing: CancellationError()) }
+                    if Task.isCancelled {
+                        box.withLock { $0.continuation.take() }?.resume(throwing: CancellationError())
+                    }
                 }
             } onCancel: {
                 box.withLock { $0.continuation.take() }?.resume(throwing: CancellationError())

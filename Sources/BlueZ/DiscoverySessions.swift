@@ -23,7 +23,8 @@ actor DiscoverySessions {
         do {
             try await applyFilter()
             if active.count == 1 {
-                _ = try await bus.call(adapter.path, BlueZ.adapterInterface, "StartDiscovery", timeout: .seconds(10))
+                _ = try await bus.call(
+                    adapter.path, BlueZ.adapterInterface, "StartDiscovery", timeout: .seconds(10))
             }
         } catch {
             active[id] = nil
@@ -36,7 +37,8 @@ actor DiscoverySessions {
         guard active.removeValue(forKey: id) != nil else { return }
         if active.isEmpty {
             // best effort: bluetoothd also ends the session when this connection closes
-            _ = try? await bus.call(adapter.path, BlueZ.adapterInterface, "StopDiscovery", timeout: .seconds(5))
+            _ = try? await bus.call(
+                adapter.path, BlueZ.adapterInterface, "StopDiscovery", timeout: .seconds(5))
         } else {
             try? await applyFilter()
         }
@@ -51,6 +53,7 @@ actor DiscoverySessions {
         var entries: [(String, DBusValue)] = [("Transport", .string("le"))]
         if !uuids.isEmpty { entries.append(("UUIDs", .stringArray(uuids))) }
         _ = try await bus.call(
-            adapter.path, BlueZ.adapterInterface, "SetDiscoveryFilter", [.propertyDictionary(entries)], timeout: .seconds(10))
+            adapter.path, BlueZ.adapterInterface, "SetDiscoveryFilter", [.propertyDictionary(entries)],
+            timeout: .seconds(10))
     }
 }

@@ -27,7 +27,8 @@ enum NotificationSignalStream {
             }
             let forwarder = Task {
                 for await signal in signals where signal.path == path {
-                    if let change = signal.propertiesChanged, change.interface == BlueZ.characteristicInterface,
+                    if let change = signal.propertiesChanged,
+                        change.interface == BlueZ.characteristicInterface,
                         let value = change.changed["Value"]?.bytes
                     {
                         continuation.yield(value)

@@ -16,7 +16,8 @@ enum NotificationSocketStream {
         let reply: [DBusValue]
         do {
             reply = try await context.bus.call(
-                characteristic.path, BlueZ.characteristicInterface, "AcquireNotify", [.propertyDictionary([])], timeout: timeout)
+                characteristic.path, BlueZ.characteristicInterface, "AcquireNotify",
+                [.propertyDictionary([])], timeout: timeout)
         } catch {
             try characteristic.checkLink()
             return nil

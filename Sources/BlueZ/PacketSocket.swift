@@ -1,10 +1,11 @@
+import GATT
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import GATT
-import Synchronization
 
 /// One end of the `SOCK_SEQPACKET` socket pair bluetoothd hands out for `AcquireWrite` and
 /// `AcquireNotify`: one datagram is one ATT value. bluetoothd makes it non-blocking; sending
@@ -88,7 +89,8 @@ final class PacketSocket: Sendable {
         }
     }
 
-    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant?) throws(Failure) {
+    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant?) throws(Failure)
+    {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         while true {
             var milliseconds: Int32 = -1

@@ -6,7 +6,8 @@ import NordicDFU
 /// (`DeviceFirmware`); its RAM state is lost on every reset.
 struct DeviceCore: Sendable {
     let configuration: SimulatedDeviceConfiguration
-    var timing: SimulationTiming { configuration.timing }
+    /// The configured timing, with `slow-flash` applied to every page erase.
+    let timing: SimulationTiming
     /// The application's address; bootloaders without shared bond data use it + 1.
     let identityAddress: BluetoothAddress
     var banks: FlashBanks
@@ -38,6 +39,9 @@ struct DeviceCore: Sendable {
         applicationVersion = VersionString.integer(configuration.firmwareVersion) ?? 0
         softDeviceID = configuration.softDeviceID
         firmwareRevision = configuration.firmwareVersion
+        var timing = configuration.timing
+        for case .slowFlash(let duration) in configuration.faults { timing.pageErase = duration }
+        self.timing = timing
     }
 
     /// Stand-in bytes for the application the device left the factory with.
@@ -45,16 +49,6 @@ struct DeviceCore: Sendable {
         let bytes = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         return InstalledImage(
             bytes: bytes[...], version: VersionString.integer(configuration.firmwareVersion))
-    }
-
-    var pageErase: Nanoseconds {
-        for case .slowFlash(let duration) in configuration.faults { return duration.nanoseconds }
-        return timing.pageErase.nanoseconds
-    }
-
-    /// Erase time for the pages holding `byteCount` bytes, with `slow-flash` applied.
-    func eraseTime(bytes byteCount: Int) -> Nanoseconds {
-        pageErase * Nanoseconds((byteCount + timing.pageSize - 1) / timing.pageSize)
     }
 
     /// Whether the next notification is the one `drop-notification` loses.

@@ -1,5 +1,6 @@
 /// What a simulated device holds and runs, as the CLI contract's `simulator` event reports it.
 public struct DeviceSnapshot: Equatable, Sendable {
+    /// What the device runs; raw values are the contract's `mode` strings.
     public enum Mode: String, Sendable {
         /// It booted a valid application.
         case application

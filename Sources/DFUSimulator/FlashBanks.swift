@@ -14,6 +14,7 @@ public enum InstalledImageType: String, CaseIterable, Comparable, Hashable, Send
 
 /// An image the device boots or runs.
 public struct InstalledImage: Equatable, Sendable {
+    /// Bytes.
     public var size: Int
     /// SHA-256 of the image bytes, lower-case hex.
     public var sha256: String

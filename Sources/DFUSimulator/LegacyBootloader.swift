@@ -187,7 +187,7 @@ struct LegacyBootloader: Sendable {
         }
         self.layout = layout
         phase = .started
-        core.flash.perform(taking: core.eraseTime(bytes: layout.total), at: time)
+        core.flash.perform(taking: core.timing.eraseTime(bytes: layout.total).nanoseconds, at: time)
         return respond(opCode, .success, at: core.flash.busyUntil)
     }
 

@@ -138,7 +138,7 @@ struct SecureBootloader: Sendable {
         dataCRC = executedCRC
         objectStart = executedOffset
         objectSize = size
-        core.flash.perform(taking: core.eraseTime(bytes: size), at: time)
+        core.flash.perform(taking: core.timing.eraseTime(bytes: size).nanoseconds, at: time)
         return .success
     }
 
@@ -220,11 +220,13 @@ struct SecureBootloader: Sendable {
             result = .invalidParameter
         } else {
             let writeTime = core.timing.writeTime(bytes: bytes.count).nanoseconds
-            // A full flash queue drops the packet before anything counts it.
-            guard core.flash.write(taking: writeTime, at: time) else { return .none }
-            staging!.append(bytes[...])
-            dataCRC.update(bytes)
-            output.dropsLink = core.linkDropsAfterReceiving(dataOffset)
+            // A full flash queue drops the packet silently; it still counts as a write for the
+            // PRN, whose offset then shows the loss (protocol doc §2.5).
+            if core.flash.write(taking: writeTime, at: time) {
+                staging!.append(bytes[...])
+                dataCRC.update(bytes)
+                output.dropsLink = core.linkDropsAfterReceiving(dataOffset)
+            }
         }
         if prn > 0 {
             if prnCountdown == 0 { prnCountdown = prn }

@@ -10,6 +10,7 @@ import GATT
 /// ```
 public final class SimulatedCentral: GATTCentral {
     let world: SimulationWorld
+    /// The virtual clock all hosted devices' links and flash run on.
     public let linkTime: any LinkTime
 
     /// Hosts `devices`; throws when a configuration is unusable or two share an address.
@@ -23,6 +24,8 @@ public final class SimulatedCentral: GATTCentral {
         linkTime = SimulatedLinkTime(world: world)
     }
 
+    /// Reports every hosted device that advertises now and any that starts advertising before
+    /// `timeout` (real time) passes.
     public func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error>
     {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Advertisement.self)
@@ -39,6 +42,8 @@ public final class SimulatedCentral: GATTCentral {
         return stream
     }
 
+    /// Connects to the device advertising at that address or with that name now; fails at once
+    /// when none does (or a `reject-connect` fault refuses). Costs `connectionSetup` virtual time.
     public func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
         let (index, connection, snapshot) = try world.connect(device)
         return SimulatedPeripheral(world: world, device: index, connection: connection, snapshot: snapshot)

@@ -33,7 +33,7 @@ struct SimulatedDevice: Sendable {
         } else {
             start(.applicationIfValid, at: 0)
         }
-        availableAt = 0
+        availableAt = 0  // powered up before the simulation starts, not booting at time 0
     }
 
     var configuration: SimulatedDeviceConfiguration { core.configuration }

@@ -4,6 +4,7 @@ import NordicDFU
 /// Everything that makes one simulated device: the `--sim-*` options of the CLI contract and the
 /// `simulate` object of a fleet inventory.
 public struct SimulatedDeviceConfiguration: Sendable {
+    /// What runs when the simulation starts (`--simulate`).
     public var kind: SimulatedDeviceKind
     /// The address the device advertises at when the simulation starts. A device that starts in
     /// its bootloader (`secure`, `legacy`) was entered without bond data, so its application's
@@ -26,7 +27,9 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var publicKey: DFUPublicKey?
     /// The ATT MTU the device offers.
     public var mtu: Int
+    /// Faults to inject (`--sim-fault`).
     public var faults: [SimulatedFault]
+    /// The link and flash model's parameters.
     public var timing: SimulationTiming
     /// The Secure bootloader's maximum init command size (Select response): 512 (SDK 15.3+) or
     /// 256 (older SDKs).
@@ -35,6 +38,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var legacyDeviceType: UInt16?
     public var legacyDeviceRevision: UInt16?
 
+    /// A device of `kind` with the contract's defaults for everything else.
     public init(
         kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
         name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
@@ -66,6 +70,13 @@ public struct SimulatedDeviceConfiguration: Sendable {
         }
         guard legacyDFUVersion.major == 0, (5...8).contains(legacyDFUVersion.minor) else {
             throw SimulatorConfigurationError("--sim-dfu-version \(legacyDFUVersion) is not 0.5 … 0.8")
+        }
+        guard timing.connectionInterval > .zero, timing.packetsPerEvent >= 1, timing.flashQueueDepth >= 1,
+            timing.pageSize > 0, timing.singleSlotPayload > 0
+        else {
+            throw SimulatorConfigurationError(
+                "the simulation timing needs a positive connection interval, page size and slot size, and at least one packet per event and one flash buffer"
+            )
         }
         guard (1...4096).contains(commandObjectMaximumSize) else {
             throw SimulatorConfigurationError("command object maximum size \(commandObjectMaximumSize)")

@@ -48,8 +48,7 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
         case .dropNotification(let n): "drop-notification=\(n)"
         case .crcError(let n): "crc-error=\(n)"
         case .rejectConnect(let k): "reject-connect=\(k)"
-        case .slowFlash(let duration):
-            "slow-flash=\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)"
+        case .slowFlash(let duration): "slow-flash=\(duration.nanoseconds / 1_000_000)"
         }
     }
 }

@@ -51,7 +51,7 @@ final class SimulationWorld: Sendable {
     ) {
         try state.withLock { state in
             let found = state.devices.firstIndex { device in
-                guard device.connection == nil, device.firmware.services.isEmpty == false else {
+                guard device.connection == nil, !device.firmware.services.isEmpty else {
                     return false
                 }
                 switch identifier {
@@ -82,9 +82,11 @@ final class SimulationWorld: Sendable {
     }
 
     /// Drops the device's link at `time`: subscriptions end with `disconnected`, waiters resume,
-    /// the firmware learns of it, and the device advertises again.
+    /// the firmware learns of it, and (unless it is resetting) the device advertises again.
     static func dropLink(
-        of index: Int, link: SimulatedConnection, at time: Nanoseconds, reason: String, in state: inout State
+        of index: Int, link: SimulatedConnection, at time: Nanoseconds, reason: String,
+        resetting: Bool = false,
+        in state: inout State
     ) {
         let address = state.devices[index].address.description
         for channel in link.subscriptions.values {
@@ -94,7 +96,7 @@ final class SimulationWorld: Sendable {
         state.devices[index].connection = nil
         state.devices[index].lastDisconnection = time
         state.devices[index].firmware.linkDropped()
-        announce(index, in: &state)
+        if !resetting { announce(index, in: &state) }
     }
 
     /// Reports a device that (again) advertises to the scans in progress.
@@ -124,7 +126,8 @@ final class SimulationWorld: Sendable {
         guard output.dropsLink || output.reset != nil else { return }
         let dropTime = link.schedule.time(ofEvent: max(lastEvent, triggerEvent + 1))
         let reason = output.reset == nil ? "link lost (disconnect-at fault)" : "the device reset"
-        dropLink(of: index, link: link, at: dropTime, reason: reason, in: &state)
+        dropLink(
+            of: index, link: link, at: dropTime, reason: reason, resetting: output.reset != nil, in: &state)
         if let reset = output.reset {
             state.devices[index].start(reset.target, at: dropTime + reset.extraDelay)
             announce(index, in: &state)

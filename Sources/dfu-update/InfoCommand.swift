@@ -29,7 +29,9 @@ struct InfoCommand: AsyncParsableCommand {
     static let readTimeout: Duration = .seconds(10)
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds")
+        }
     }
 
     func run() async throws {
@@ -58,7 +60,9 @@ struct InfoCommand: AsyncParsableCommand {
     static func read(_ peripheral: any GATTPeripheral) async throws -> DeviceInfo {
         let services = try await peripheral.services()
         func string(_ uuid: BluetoothUUID) async throws -> String? {
-            guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else { return nil }
+            guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else {
+                return nil
+            }
             let bytes = try await characteristic.read(timeout: readTimeout)
             // DIS strings are UTF-8, sometimes with a terminating NUL
             return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)

@@ -20,7 +20,9 @@ struct ScanCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds")
+        }
     }
 
     func run() async throws {
@@ -60,7 +62,8 @@ struct ScanCommand: AsyncParsableCommand {
 
     static func humanLine(_ advertisement: Advertisement) -> String {
         let rssi = advertisement.rssi.map { "\($0) dBm" } ?? "-"
-        let dfu = DFUServiceDetection.advertisedProtocol(advertisement.serviceUUIDs).map { "  [\($0) DFU]" } ?? ""
+        let dfu =
+            DFUServiceDetection.advertisedProtocol(advertisement.serviceUUIDs).map { "  [\($0) DFU]" } ?? ""
         return "\(advertisement.address) (\(advertisement.addressType.rawValue))  \(rssi)  "
             + "\(advertisement.name ?? "(no name)")\(dfu)"
     }

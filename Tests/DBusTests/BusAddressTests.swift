@@ -26,14 +26,19 @@ final class BusAddressTests: XCTestCase {
         (first, second) = (nil, nil)
     }
 
-    /// Whether `connection` can reach an object exported by a connection on `bus`.
-    private func reaches(_ connection: DBusConnection, objectOn bus: TestBus) async throws -> Bool {
+    /// Whether `connection` can reach an object exported on `bus` under the well-known `name`
+    /// (unique names like `:1.1` exist on every bus, so they cannot tell buses apart). Each probe
+    /// uses a fresh name: a closed probe's name may stay owned for a moment.
+    private func reaches(_ connection: DBusConnection, objectOn bus: TestBus, as name: String) async throws
+        -> Bool
+    {
         let server = try await bus.connect()
         defer { server.close() }
         try server.exportObject(at: "/echo", interfaces: [echoInterface])
+        let owned = try await server.requestName(name)
+        XCTAssertEqual(owned, .primaryOwner, "each probe needs a name of its own")
         do {
-            return try await connection.echo(.variant(.string("hi")), on: server.uniqueName)
-                == .variant(.string("hi"))
+            return try await connection.echo(.variant(.string("hi")), on: name) == .variant(.string("hi"))
         } catch let error as DBusError where error.name == DBusError.Name.serviceUnknown {
             return false
         }
@@ -47,9 +52,10 @@ final class BusAddressTests: XCTestCase {
         let onSecond = try await DBusConnection.connect(to: .system)
         defer { onSecond.close() }
 
-        let firstReachesFirst = try await reaches(onFirst, objectOn: first)
-        let firstReachesSecond = try await reaches(onFirst, objectOn: second)
-        let secondReachesSecond = try await reaches(onSecond, objectOn: second)
+        let firstReachesFirst = try await reaches(onFirst, objectOn: first, as: "org.example.OnFirst")
+        let firstReachesSecond = try await reaches(onFirst, objectOn: second, as: "org.example.OnSecond")
+        let secondReachesSecond = try await reaches(
+            onSecond, objectOn: second, as: "org.example.OnSecondAgain")
         XCTAssertTrue(firstReachesFirst)
         XCTAssertFalse(firstReachesSecond)
         XCTAssertTrue(secondReachesSecond)
@@ -59,7 +65,8 @@ final class BusAddressTests: XCTestCase {
         setenv("DBUS_SESSION_BUS_ADDRESS", second.address, 1)
         let connection = try await DBusConnection.connect(to: .session)
         defer { connection.close() }
-        let reachesSecond = try await reaches(connection, objectOn: second)
+        let reachesSecond = try await reaches(
+            connection, objectOn: second, as: "org.example.OnSecondBySession")
         XCTAssertTrue(reachesSecond)
     }
 

@@ -13,12 +13,16 @@ final class ButtonlessTests: XCTestCase {
         -> [Advertisement]
     {
         var found: [Advertisement] = []
-        for try await advertisement in central.scan(filter, timeout: .milliseconds(50)) { found.append(advertisement) }
+        for try await advertisement in central.scan(filter, timeout: .milliseconds(50)) {
+            found.append(advertisement)
+        }
         return found
     }
 
     func testApplicationReportsItsVersionAndAdvertises() async throws {
-        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.2.3")])
+        let central = try SimulatedCentral(devices: [
+            SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.2.3")
+        ])
         let seen = try await advertisements(central, filter: ScanFilter(serviceUUIDs: [uuids.secureService]))
         XCTAssertEqual(seen.map(\.address), ["C0:DE:00:00:00:10"])
         XCTAssertEqual(seen.first?.name, "DfuSim")
@@ -106,5 +110,44 @@ final class ButtonlessTests: XCTestCase {
         _ = try await ScriptedClient(central: central, device: DeviceIdentifier("C0:DE:00:00:00:11"))
         let timing = SimulationTiming()
         XCTAssertGreaterThanOrEqual(central.linkTime.now() - jumped, timing.bootTime + timing.connectionSetup)
+    }
+
+    func testWaitingForADisconnectionThatDoesNotComeTimesOut() async throws {
+        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp)])
+        let peripheral = try await central.connect(address, timeout: .seconds(1))
+        do {
+            try await peripheral.waitForDisconnection(timeout: .milliseconds(50))
+            XCTFail("nothing drops the link")
+        } catch GATTError.timeout {}
+        await peripheral.disconnect()
+        try await peripheral.waitForDisconnection(timeout: .milliseconds(50))
+        do {
+            _ = try await peripheral.services()
+            XCTFail("a dropped link has no services")
+        } catch GATTError.disconnected {}
+    }
+
+    func testUnusableTimingIsRefused() {
+        var timing = SimulationTiming()
+        timing.connectionInterval = .zero
+        XCTAssertThrowsError(
+            try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secure, timing: timing)]))
+        XCTAssertThrowsError(
+            try SimulatedCentral(devices: [
+                SimulatedDeviceConfiguration(kind: .secure), SimulatedDeviceConfiguration(kind: .legacy),
+            ]))
+    }
+
+    func testAScanInProgressSeesTheBootloaderAppear() async throws {
+        let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp)])
+        let client = try await ScriptedClient(central: central, device: address)
+        var scan = central.scan(ScanFilter(serviceUUIDs: [uuids.secureService]), timeout: .seconds(5))
+            .makeAsyncIterator()
+        try await client.subscribe(uuids.buttonlessWithoutBonds)
+        _ = try await client.request(uuids.buttonlessWithoutBonds, [0x01])
+        // The connected application did not advertise; the only report is the bootloader's.
+        let appeared = try await scan.next()
+        XCTAssertEqual(appeared?.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(appeared?.name, "DfuTarg")
     }
 }

@@ -1,4 +1,6 @@
 import DFUSimulator
+import GATT
+import NordicDFU
 import XCTest
 
 final class FaultParsingTests: XCTestCase {
@@ -22,5 +24,72 @@ final class FaultParsingTests: XCTestCase {
     func testKindNamesMatchTheContract() {
         XCTAssertEqual(
             SimulatedDeviceKind.names, ["secure", "secure-app", "secure-app-bonded", "legacy", "legacy-app"])
+    }
+}
+
+final class ConfigurationOptionsTests: XCTestCase {
+    let address = BluetoothAddress("C0:DE:00:00:00:10")!
+
+    func testBuildsAConfigurationFromTheContractsOptions() throws {
+        let key = try Fixtures.file("keys/dfu_test_key_public_hex.txt").path
+        let configuration = try SimulatedDeviceConfiguration(
+            kind: "legacy-app", address: address, dfuVersion: "0.6", firmwareVersion: "2.0.1",
+            hardwareVersion: "53",
+            softDeviceID: "0x88", publicKeyFile: key, mtu: 185, faults: ["crc-error=2", "slow-flash=300"])
+        XCTAssertEqual(configuration.kind, .legacyApp)
+        XCTAssertEqual(configuration.legacyDFUVersion, LegacyDFUVersion(major: 0, minor: 6))
+        XCTAssertEqual(configuration.firmwareVersion, "2.0.1")
+        XCTAssertEqual(configuration.hardwareVersion, 53)
+        XCTAssertEqual(configuration.softDeviceID, 0x88)
+        XCTAssertNotNil(configuration.publicKey)
+        XCTAssertEqual(configuration.mtu, 185)
+        XCTAssertEqual(configuration.faults, [.crcError(2), .slowFlash(.milliseconds(300))])
+    }
+
+    func testRejectsBadOptionsNamingThem() {
+        let cases: [(String, () throws -> SimulatedDeviceConfiguration)] = [
+            ("--simulate", { try SimulatedDeviceConfiguration(kind: "nordic", address: self.address) }),
+            (
+                "--sim-dfu-version",
+                { try SimulatedDeviceConfiguration(kind: "legacy", address: self.address, dfuVersion: "0.9") }
+            ),
+            (
+                "--sim-sd-id",
+                {
+                    try SimulatedDeviceConfiguration(
+                        kind: "secure", address: self.address, softDeviceID: "0x1FFFF")
+                }
+            ),
+            (
+                "--sim-hw-version",
+                {
+                    try SimulatedDeviceConfiguration(
+                        kind: "secure", address: self.address, hardwareVersion: "x")
+                }
+            ),
+            (
+                "--sim-public-key",
+                {
+                    try SimulatedDeviceConfiguration(
+                        kind: "secure", address: self.address, publicKeyFile: "/nonexistent")
+                }
+            ),
+            (
+                "--sim-mtu",
+                { try SimulatedDeviceConfiguration(kind: "secure", address: self.address, mtu: 10) }
+            ),
+            (
+                "fault",
+                {
+                    try SimulatedDeviceConfiguration(
+                        kind: "secure", address: self.address, faults: ["boom=1"])
+                }
+            ),
+        ]
+        for (option, make) in cases {
+            XCTAssertThrowsError(try make(), option) { error in
+                XCTAssertTrue("\(error)".contains(option), "\(error)")
+            }
+        }
     }
 }

@@ -53,7 +53,8 @@ final class FaultTests: XCTestCase {
 
     func testDisconnectAtDropsTheLinkOnceAndProgressIsKept() async throws {
         let image = Fixtures.image(count: 20524)
-        let central = try SimulatedCentral(devices: [Fixtures.docDevice(faults: [.disconnectAt(bytes: 5000)])])
+        let central = try SimulatedCentral(devices: [Fixtures.docDevice(faults: [.disconnectAt(bytes: 5000)])]
+        )
         var client = try await client(central)
         let accepted = try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image))
         XCTAssertEqual(accepted, [0x60, 0x04, 0x01])

@@ -11,11 +11,15 @@ final class LegacyTests: XCTestCase {
 
     /// `legacy_app_20000_hex.zip`: 20000 bytes, dfu_version 0.5, device type 82, sd_req [0x88].
     private func package() throws -> DFUImage {
-        try DFUPackage(contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip"))
-            .images[0]
+        try DFUPackage(
+            contentsOf: try Fixtures.file("legacy/legacy_app_20000_hex.zip")
+        )
+        .images[0]
     }
 
-    private func device(kind: SimulatedDeviceKind = .legacyApp, faults: [SimulatedFault] = []) -> SimulatedDeviceConfiguration {
+    private func device(kind: SimulatedDeviceKind = .legacyApp, faults: [SimulatedFault] = [])
+        -> SimulatedDeviceConfiguration
+    {
         SimulatedDeviceConfiguration(kind: kind, softDeviceID: 0x88, faults: faults, legacyDeviceType: 82)
     }
 
@@ -25,7 +29,9 @@ final class LegacyTests: XCTestCase {
         return client
     }
 
-    private func expect(_ client: ScriptedClient, _ request: String, _ response: String, line: UInt = #line) async throws {
+    private func expect(_ client: ScriptedClient, _ request: String, _ response: String, line: UInt = #line)
+        async throws
+    {
         let answer = try await client.request(cp, Fixtures.hex(request))
         XCTAssertEqual(answer.hexString(separator: " "), response.lowercased(), line: line)
     }
@@ -33,7 +39,8 @@ final class LegacyTests: XCTestCase {
     /// Start DFU with the size packet, then the init packet; both must be accepted.
     private func start(_ client: ScriptedClient, image: DFUImage) async throws {
         try await client.write(cp, [0x01, 0x04])
-        try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: UInt32(image.firmware.count)).encoded)
+        try await client.writeWithoutResponse(
+            pkt, LegacyImageSizes(application: UInt32(image.firmware.count)).encoded)
         let started = try await client.next(cp)
         XCTAssertEqual(started, Fixtures.hex("10 01 01"))
         try await client.write(cp, [0x02, 0x00])
@@ -51,8 +58,8 @@ final class LegacyTests: XCTestCase {
         try await app.peripheral.waitForDisconnection(timeout: .seconds(1))
 
         let client = try await bootloaderClient(central)
-        let answer1 = try await client.read(Fixtures.uuids.legacyVersion)
-        XCTAssertEqual(answer1, [0x08, 0x00])
+        let version = try await client.read(Fixtures.uuids.legacyVersion)
+        XCTAssertEqual(version, [0x08, 0x00])
         try await start(client, image: image)
         try await client.write(cp, Fixtures.hex("08 0C 00"))
         try await client.write(cp, [0x03])
@@ -68,8 +75,8 @@ final class LegacyTests: XCTestCase {
                 XCTAssertEqual(receipt, [0x11] + Fixtures.le32(UInt32(sent)))
             }
         }
-        let answer2 = try await client.next(cp)
-        XCTAssertEqual(answer2, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
         try await client.write(cp, [0x05])
         try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
@@ -97,17 +104,17 @@ final class LegacyTests: XCTestCase {
         // Size packet of the wrong length, and an application combined with a SoftDevice.
         try await client.write(cp, [0x01, 0x04])
         try await client.writeWithoutResponse(pkt, [0, 0, 0, 0])
-        let answer3 = try await client.next(cp)
-        XCTAssertEqual(answer3, Fixtures.hex("10 01 03"))
+        let wrongLength = try await client.next(cp)
+        XCTAssertEqual(wrongLength, Fixtures.hex("10 01 03"))
         try await client.write(cp, [0x01, 0x05])
         try await client.writeWithoutResponse(pkt, LegacyImageSizes(softdevice: 4, application: 4).encoded)
-        let answer4 = try await client.next(cp)
-        XCTAssertEqual(answer4, Fixtures.hex("10 01 03"))
+        let mixedTypes = try await client.next(cp)
+        XCTAssertEqual(mixedTypes, Fixtures.hex("10 01 03"))
         // An init packet for another SoftDevice.
         try await client.write(cp, [0x01, 0x04])
         try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: 20000).encoded)
-        let answer5 = try await client.next(cp)
-        XCTAssertEqual(answer5, Fixtures.hex("10 01 01"))
+        let started = try await client.next(cp)
+        XCTAssertEqual(started, Fixtures.hex("10 01 01"))
         try await client.write(cp, [0x02, 0x00])
         var wrongSoftDevice = image.initPacket!
         wrongSoftDevice[10] = 0x99
@@ -128,8 +135,8 @@ final class LegacyTests: XCTestCase {
         var corrupt = image.firmware
         corrupt[1234] ^= 0xFF
         try await client.stream(pkt, corrupt[...], payload: 20)
-        let answer6 = try await client.next(cp)
-        XCTAssertEqual(answer6, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 05")
         try await expect(client, "05", "10 05 02")
         try await client.write(cp, [0x06])
@@ -142,7 +149,9 @@ final class LegacyTests: XCTestCase {
 
     func testADroppedLinkLosesTheTransfer() async throws {
         let image = try package()
-        let central = try SimulatedCentral(devices: [device(kind: .legacy, faults: [.disconnectAt(bytes: 5000)])])
+        let central = try SimulatedCentral(devices: [
+            device(kind: .legacy, faults: [.disconnectAt(bytes: 5000)])
+        ])
         var client = try await bootloaderClient(central)
         try await start(client, image: image)
         try await client.write(cp, [0x03])
@@ -156,8 +165,65 @@ final class LegacyTests: XCTestCase {
         try await start(client, image: image)
         try await client.write(cp, [0x03])
         try await client.stream(pkt, image.firmware[...], payload: 20)
-        let answer7 = try await client.next(cp)
-        XCTAssertEqual(answer7, Fixtures.hex("10 03 01"))
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
+    }
+
+    func testSoftDeviceAndBootloaderComeBackAtAddressPlusOne() async throws {
+        let image = try DFUPackage(
+            contentsOf: try Fixtures.file("legacy/legacy_sd_bl.zip")
+        ).images[0]
+        let central = try SimulatedCentral(devices: [device()])
+        let app = try await ScriptedClient(central: central, device: address)
+        try await app.subscribe(cp)
+        try await app.write(cp, [0x01, 0x04])
+        let client = try await bootloaderClient(central)
+        try await client.write(cp, [0x01, 0x03])
+        let sizes = LegacyImageSizes(softdevice: image.sizes.softdevice, bootloader: image.sizes.bootloader)
+        try await client.writeWithoutResponse(pkt, sizes.encoded)
+        let started = try await client.next(cp)
+        XCTAssertEqual(started, Fixtures.hex("10 01 01"))
+        try await client.write(cp, [0x02, 0x00])
+        try await client.stream(pkt, image.initPacket![...], payload: 20)
+        try await expect(client, "02 01", "10 02 01")
+        try await client.write(cp, [0x03])
+        try await client.stream(pkt, image.firmware[...], payload: 20)
+        let received = try await client.next(cp)
+        XCTAssertEqual(received, Fixtures.hex("10 03 01"))
+        try await expect(client, "04", "10 04 01")
+        try await client.write(cp, [0x05])
+        try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
+        let snapshot = try XCTUnwrap(central.snapshot(of: address))
+        XCTAssertEqual(snapshot.mode, .bootloader)
+        XCTAssertEqual(snapshot.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(snapshot.name, "DfuTarg")
+        XCTAssertEqual(snapshot.images[.softdevice]?.size, 110_592)
+        XCTAssertEqual(snapshot.images[.bootloader]?.size, 19252)
+        XCTAssertNil(snapshot.images[.application])
+    }
+
+    func testTheSHA256LayoutNeedsVersion07() async throws {
+        let image = try DFUPackage(
+            contentsOf: try Fixtures.file("legacy/legacy_app_dfu_ver_0.7_nordic.zip")
+        ).images[0]
+        for (minor, expected) in [(UInt8(6), "10 02 06"), (7, "10 02 01")] {
+            var configuration = device(kind: .legacy)
+            configuration.legacyDFUVersion = LegacyDFUVersion(major: 0, minor: minor)
+            configuration.legacyDeviceRevision = 1
+            let central = try SimulatedCentral(devices: [configuration])
+            let client = try await bootloaderClient(central)
+            try await client.write(cp, [0x01, 0x04])
+            try await client.writeWithoutResponse(pkt, LegacyImageSizes(application: 6000).encoded)
+            _ = try await client.next(cp)
+            try await client.write(cp, [0x02, 0x00])
+            try await client.stream(pkt, image.initPacket![...], payload: 20)
+            try await expect(client, "02 01", expected)
+            guard minor == 7 else { continue }
+            try await client.write(cp, [0x03])
+            try await client.stream(pkt, image.firmware[...], payload: 20)
+            _ = try await client.next(cp)
+            try await expect(client, "04", "10 04 01")
+        }
     }
 }

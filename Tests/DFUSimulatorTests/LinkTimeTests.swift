@@ -55,7 +55,8 @@ final class LinkTimeTests: XCTestCase {
     func testTheFlashQueueDropsPacketsWhileTheObjectIsErased() async throws {
         let image = Fixtures.image(count: 20524)
         let client = try await client()
-        let accepted = try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image), payload: 244)
+        let accepted = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: image), payload: 244)
         XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
         _ = try await client.request(cp, [0x01, 0x02, 0x00, 0x10, 0x00, 0x00])
         // 17 packets arrive within three events, long before the 85 ms erase ends: only the
@@ -66,10 +67,28 @@ final class LinkTimeTests: XCTestCase {
         XCTAssertEqual(selected.crc, CRC32.checksum(image[..<(8 * 244)]))
     }
 
+    func testDroppedPacketsStillCountForThePacketReceiptNotification() async throws {
+        let image = Fixtures.image(count: 20524)
+        let client = try await client()
+        let accepted = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: image), payload: 244)
+        XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
+        _ = try await client.request(cp, [0x02, 0x0C, 0x00])
+        _ = try await client.request(cp, [0x01, 0x02, 0x00, 0x10, 0x00, 0x00])
+        try await client.stream(pkt, image[..<(12 * 244)], payload: 244)
+        // The 12th write brings the PRN; its offset shows that only 8 packets were kept.
+        let notification = try await client.next(cp)
+        XCTAssertEqual(
+            notification,
+            Fixtures.hex("60 03 01") + Fixtures.le32(8 * 244)
+                + Fixtures.le32(CRC32.checksum(image[..<(8 * 244)])))
+    }
+
     func testAPreparationDelayAvoidsTheDrops() async throws {
         let image = Fixtures.image(count: 20524)
         let client = try await client()
-        let accepted = try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image), payload: 244)
+        let accepted = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: image), payload: 244)
         XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
         _ = try await client.request(cp, [0x01, 0x02, 0x00, 0x10, 0x00, 0x00])
         try await client.central.linkTime.sleep(for: .milliseconds(100))

@@ -83,8 +83,19 @@ final class ScriptedClient {
 /// Bytes and helpers the tests share.
 enum Fixtures {
     static let uuids = DFUUUIDs()
+    /// The team's fixtures, `../shared/fixtures` next to the repository.
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+
+    /// A fixture file; the test is skipped (saying which file) when the fixtures are not there.
+    static func file(_ path: String) throws -> URL {
+        let url = directory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip(
+                "fixture \(url.path) is not available (needs ../shared/fixtures next to the repository)")
+        }
+        return url
+    }
 
     /// Deterministic pseudo-random image bytes.
     static func image(count: Int, seed: UInt32 = 1) -> [UInt8] {
@@ -205,7 +216,9 @@ extension ScriptedClient {
 extension Fixtures {
     /// An unsigned Secure init packet for an application image, laid out as nrfutil writes it
     /// (protocol doc §5.2): hw 52, sd_req [`softDevice`], the image's size and reversed SHA-256.
-    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws -> [UInt8] {
+    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws
+        -> [UInt8]
+    {
         func varint(_ value: UInt32) -> [UInt8] {
             var bytes: [UInt8] = []
             var rest = value

@@ -61,7 +61,9 @@ final class SecureProgressTests: XCTestCase {
         let final = try await client.sendSecureImage(image, from: 6096)
         XCTAssertEqual(final, [0x60, 0x04, 0x01])
         try await client.peripheral.waitForDisconnection(timeout: .seconds(2))
-        XCTAssertEqual(central.snapshot(of: address)?.images[.application]?.sha256, try Fixtures.sha256(image).hexString())
+        XCTAssertEqual(
+            central.snapshot(of: address)?.images[.application]?.sha256,
+            try Fixtures.sha256(image).hexString())
     }
 
     func testAbortResetsAndLosesProgress() async throws {

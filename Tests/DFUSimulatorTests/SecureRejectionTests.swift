@@ -136,9 +136,9 @@ final class SecureRejectionTests: XCTestCase {
 
     func testSignatureChecks() async throws {
         let package = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("secure/secure_app_20_hex_signed.zip"))
+            contentsOf: try Fixtures.file("secure/secure_app_20_hex_signed.zip"))
         let key = try DFUPublicKey(
-            contentsOf: Fixtures.directory.appendingPathComponent("keys/dfu_test_key_public.pem"))
+            contentsOf: try Fixtures.file("keys/dfu_test_key_public.pem"))
         let signed = try XCTUnwrap(package.images[0].initPacket)
         var tampered = signed
         tampered[tampered.count - 1] ^= 0x01
@@ -153,7 +153,7 @@ final class SecureRejectionTests: XCTestCase {
 
         client = try await self.client(device)
         let unsigned = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent(
+            contentsOf: try Fixtures.file(
                 "secure/secure_app_4095_hex_unsigned_multi_sdreq.zip"))
         expect(
             try await client.sendSecureInitPacket(unsigned.images[0].initPacket!), [0x60, 0x04, 0x0B, 0x08])

@@ -11,8 +11,8 @@ final class TransferBoundTests: XCTestCase {
     let timing = SimulationTiming()
     let address = DeviceIdentifier("C0:DE:00:00:00:10")
 
-    private func secureClient(mtu: Int) async throws -> ScriptedClient {
-        let central = try SimulatedCentral(devices: [Fixtures.docDevice(mtu: mtu)])
+    private func secureClient(mtu: Int, faults: [SimulatedFault] = []) async throws -> ScriptedClient {
+        let central = try SimulatedCentral(devices: [Fixtures.docDevice(faults: faults, mtu: mtu)])
         let client = try await ScriptedClient(central: central, device: address)
         try await client.subscribe(cp)
         return client
@@ -20,9 +20,9 @@ final class TransferBoundTests: XCTestCase {
 
     /// Sends an image as fast as the model allows: it knows the flash timing and sends a packet
     /// only when the flash queue will have room for it, and makes no request it does not need.
-    private func idealSecureTransfer(image: [UInt8], client: ScriptedClient, payload: Int, prn: Int) async throws
-        -> [UInt8]
-    {
+    private func idealSecureTransfer(
+        image: [UInt8], client: ScriptedClient, payload: Int, prn: Int, timing: SimulationTiming
+    ) async throws -> [UInt8] {
         let initPacket = try Fixtures.initPacket(for: image)
         let interval = timing.connectionInterval
         _ = try await client.request(cp, [0x01, 0x01] + Fixtures.le32(UInt32(initPacket.count)))
@@ -64,18 +64,24 @@ final class TransferBoundTests: XCTestCase {
         return last
     }
 
-    private func assertIdealSecure(size: Int, mtu: Int, prn: Int, line: UInt = #line) async throws {
+    private func assertIdealSecure(
+        size: Int, mtu: Int, prn: Int, slowFlash: Duration? = nil, line: UInt = #line
+    ) async throws {
+        var timing = self.timing
+        if let slowFlash { timing.pageErase = slowFlash }
         let image = Fixtures.image(count: size, seed: UInt32(size))
         let payload = (mtu - 3) / 4 * 4
-        let client = try await secureClient(mtu: mtu)
+        let client = try await secureClient(mtu: mtu, faults: slowFlash.map { [.slowFlash($0)] } ?? [])
         // The bound starts at the event of the first request: the one after the subscription's answer.
         let start = client.now + timing.connectionInterval
-        let final = try await idealSecureTransfer(image: image, client: client, payload: payload, prn: prn)
+        let final = try await idealSecureTransfer(
+            image: image, client: client, payload: payload, prn: prn, timing: timing)
         let elapsed = client.now - start
         XCTAssertEqual(final, [0x60, 0x04, 0x01], line: line)
         let bound = TransferBound.minimumDuration(
             for: TransferConfiguration(
-                dfuProtocol: .secure, imageSize: size, initPacketSize: try Fixtures.initPacket(for: image).count,
+                dfuProtocol: .secure, imageSize: size,
+                initPacketSize: try Fixtures.initPacket(for: image).count,
                 payloadSize: payload, packetReceiptNotifications: prn),
             timing: timing)
         XCTAssertGreaterThanOrEqual(elapsed, bound, "size \(size) mtu \(mtu) prn \(prn)", line: line)
@@ -88,6 +94,8 @@ final class TransferBoundTests: XCTestCase {
         try await assertIdealSecure(size: 50_000, mtu: 247, prn: 10)
         try await assertIdealSecure(size: 30_000, mtu: 517, prn: 0)
         try await assertIdealSecure(size: 100, mtu: 185, prn: 0)
+        // `slow-flash` is the same model with a longer page erase.
+        try await assertIdealSecure(size: 30_000, mtu: 247, prn: 0, slowFlash: .milliseconds(400))
     }
 
     func testALibraryLikeClientDoesNotBeatTheBound() async throws {
@@ -97,14 +105,16 @@ final class TransferBoundTests: XCTestCase {
             let client = try await secureClient(mtu: mtu)
             let start = client.now
             _ = try await client.select(1)
-            let accepted = try await client.sendSecureInitPacket(try Fixtures.initPacket(for: image), payload: payload)
+            let accepted = try await client.sendSecureInitPacket(
+                try Fixtures.initPacket(for: image), payload: payload)
             XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
             _ = try await client.select(2)
             let final = try await client.sendSecureImage(image, payload: payload, prn: UInt16(prn))
             XCTAssertEqual(final, [0x60, 0x04, 0x01])
             let bound = TransferBound.minimumDuration(
                 for: TransferConfiguration(
-                    dfuProtocol: .secure, imageSize: image.count, initPacketSize: try Fixtures.initPacket(for: image).count,
+                    dfuProtocol: .secure, imageSize: image.count,
+                    initPacketSize: try Fixtures.initPacket(for: image).count,
                     payloadSize: payload, packetReceiptNotifications: prn),
                 timing: timing)
             XCTAssertGreaterThanOrEqual(client.now - start, bound, "mtu \(mtu) prn \(prn)")
@@ -113,7 +123,7 @@ final class TransferBoundTests: XCTestCase {
 
     func testIdealLegacyClientMeetsTheBound() async throws {
         let image = try DFUPackage(
-            contentsOf: Fixtures.directory.appendingPathComponent("legacy/legacy_app_20000_hex.zip")
+            contentsOf: try Fixtures.file("legacy/legacy_app_20000_hex.zip")
         ).images[0]
         for prn in [0, 12, 1] {
             let central = try SimulatedCentral(devices: [
@@ -146,7 +156,8 @@ final class TransferBoundTests: XCTestCase {
             let elapsed = client.now - start
             let bound = TransferBound.minimumDuration(
                 for: TransferConfiguration(
-                    dfuProtocol: .legacy, imageSize: 20000, initPacketSize: image.initPacket!.count, payloadSize: 20,
+                    dfuProtocol: .legacy, imageSize: 20000, initPacketSize: image.initPacket!.count,
+                    payloadSize: 20,
                     packetReceiptNotifications: prn),
                 timing: timing)
             XCTAssertGreaterThanOrEqual(elapsed, bound, "prn \(prn)")

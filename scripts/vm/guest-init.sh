@@ -9,6 +9,18 @@ logs=$control/logs
 here=$(dirname "$0")
 mkdir -p $logs
 uptime() { cut -d' ' -f1 /proc/uptime; }
+phases=""
+mark() { phases="$phases $1=$(uptime)"; }
+# wait_for SECONDS CMD...: polls CMD until it succeeds; fails after SECONDS of uptime (a count
+# of polls would stretch with the emulator's speed)
+wait_for() {
+	limit=$(awk -v now="$(uptime)" -v wait="$1" 'BEGIN { print now + wait }')
+	shift
+	until "$@"; do
+		awk -v now="$(uptime)" -v limit="$limit" 'BEGIN { exit !(now > limit) }' && return 1
+		sleep 0.1
+	done
+}
 say() { echo "[vm $(uptime)] $*"; }
 finish() {
 	echo "$1" > $control/status
@@ -37,6 +49,7 @@ for module in cmac ecdh_generic ccm bnep af_alg algif_hash algif_skcipher; do
 	/run/modprobe -q $module
 done
 
+mark modules
 mkdir -p /run/dbus
 dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not start"
 
@@ -47,13 +60,14 @@ bluez_objects() {
 # shellcheck disable=SC2046
 /usr/libexec/bluetooth/bluetoothd -n -f "$here/bluetoothd.conf" $(cat $control/bluetoothd-args) \
 	> $logs/bluetoothd.log 2>&1 &
-tries=0
-until bluez_objects > /dev/null; do
-	tries=$((tries + 1)); [ $tries -gt 300 ] && give_up "bluetoothd is not on the bus after 30 s"
-	sleep 0.1
-done
+wait_for 30 bluez_objects > /dev/null || give_up "bluetoothd is not on the bus after 30 s"
 
+mark bluetoothd
 adapters() { bluez_objects | grep -c '"org.bluez.Adapter1"'; }
+both_adapters() { [ "$(adapters)" -ge 2 ]; }
+# a controller whose HCI_Reset timed out never comes: stop waiting for it at once
+reset_failed() { dmesg | grep -q 'Opcode 0x0c03 failed'; }
+adapters_or_reset_failed() { both_adapters || reset_failed; }
 # btvirt starts only once bluetoothd is on the bus; when a controller's init still times out
 # (a flake under TCG: "Opcode 0x0c03 failed: -110") bluetoothd lists one adapter: restart btvirt.
 attempt=0
@@ -61,21 +75,19 @@ while :; do
 	attempt=$((attempt + 1))
 	btvirt -L -l2 >> $logs/btvirt.log 2>&1 &
 	btvirt_pid=$!
-	tries=0
-	while [ "$(adapters)" -lt 2 ] && [ $tries -lt 150 ]; do tries=$((tries + 1)); sleep 0.1; done
-	[ "$(adapters)" -ge 2 ] && break
+	dmesg -C
+	wait_for 10 adapters_or_reset_failed
+	both_adapters && break
 	say "attempt $attempt: $(adapters) of 2 adapters; restarting btvirt"
 	kill $btvirt_pid; wait $btvirt_pid 2>/dev/null
 	[ $attempt -ge 3 ] && give_up "bluetoothd has fewer than 2 adapters after 3 attempts"
 	sleep 1
 done
+mark controllers
 for index in 0 1; do btmgmt --index $index power on > /dev/null 2>&1; done
-tries=0
-until [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge 2 ]; do
-	tries=$((tries + 1)); [ $tries -gt 100 ] && give_up "the controllers did not power on"
-	sleep 0.1
-done
-say "bluez ready: hci0 and hci1 powered"
+both_powered() { [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge 2 ]; }
+wait_for 10 both_powered || give_up "the controllers did not power on"
+say "bluez ready: hci0 and hci1 powered (seconds after boot:$phases)"
 echo "$(uptime)" > $control/ready
 
 cd "$(cat $control/cwd)" 2>/dev/null || cd /

@@ -13,7 +13,9 @@ enum DFUServiceDetection {
     static let buttonlessWithBonds = BluetoothUUID("8ec90004-f315-4f60-9fb8-838830daea50")!
     static let experimentalButtonless = BluetoothUUID("8e400001-f315-4f60-9fb8-838830daea50")!
     /// Generic Access and Generic Attribute, present on every device.
-    static let genericServices: Set<BluetoothUUID> = [BluetoothUUID(short: 0x1800), BluetoothUUID(short: 0x1801)]
+    static let genericServices: Set<BluetoothUUID> = [
+        BluetoothUUID(short: 0x1800), BluetoothUUID(short: 0x1801),
+    ]
 
     /// `secure`, `legacy` or `nil`, from the service UUIDs a device advertises.
     static func advertisedProtocol(_ services: [BluetoothUUID]) -> String? {
@@ -54,7 +56,9 @@ enum DFUServiceDetection {
         return Report()
     }
 
-    private static func legacyReport(_ legacy: GATTService, services: [GATTService], version: [UInt8]?) -> Report {
+    private static func legacyReport(_ legacy: GATTService, services: [GATTService], version: [UInt8]?)
+        -> Report
+    {
         if let version, version.count == 2 {
             let text = "\(version[1]).\(version[0])"
             // 0.1: an application with the legacy buttonless jump; 0.5 and later: the bootloader

@@ -1,0 +1,69 @@
+import BlueZ
+import Foundation
+import GATT
+import XCTest
+
+/// Many notifications and writes must not leave file descriptors or memory behind.
+final class LeakTests: SystemTestCase {
+    private static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    /// Resident set size in KiB (/proc/self/statm, second field, in pages).
+    private static func residentKiB() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+        let fields = text.split(separator: " ")
+        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+
+    func testTenThousandNotificationsAndWritesLeakNothing() async throws {
+        let link = try await connect()
+        let controlPoint = try await characteristic(TestPeripheral.controlPoint, of: link)
+        let packet = try await characteristic(TestPeripheral.packet, of: link)
+        peripheral.packets.reset(keepValues: false)
+        let notifications = StreamRecorder(try await controlPoint.subscribe(timeout: .seconds(10)))
+        defer { notifications.stop() }
+        notifications.log.reset(keepValues: false)
+        try await peripheral.waitForSubscription(to: TestPeripheral.controlPoint)
+
+        // warm up: the sockets, caches and buffers that stay for the link's lifetime
+        try await exchange(100, notifications: notifications, packet: packet)
+        let descriptorsBefore = Self.openDescriptors()
+        let memoryBefore = Self.residentKiB()
+        let started = ContinuousClock.now
+        try await exchange(10_000, notifications: notifications, packet: packet)
+        let elapsed = ContinuousClock.now - started
+        let descriptorsAfter = Self.openDescriptors()
+        let memoryAfter = Self.residentKiB()
+        print(
+            "leak check: 10000 notifications + 10000 write commands in \(elapsed); "
+                + "fds \(descriptorsBefore) -> \(descriptorsAfter); RSS \(memoryBefore) -> \(memoryAfter) KiB"
+        )
+        XCTAssertLessThanOrEqual(descriptorsAfter, descriptorsBefore)
+        // a leak of even 100 bytes per operation would show as 2 MB
+        XCTAssertLessThan(memoryAfter - memoryBefore, 4096)
+    }
+
+    /// `count` notifications (peripheral → central, in batches the central confirms) and
+    /// `count` write commands (central → peripheral).
+    private func exchange(_ count: Int, notifications: StreamRecorder, packet: any GATTCharacteristic)
+        async throws
+    {
+        let batch = 100
+        let first = notifications.log.count
+        for start in stride(from: 0, to: count, by: batch) {
+            let end = min(start + batch, count)
+            for index in start..<end {
+                let value = [UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8)]
+                XCTAssertTrue(try peripheral.server.notify(TestPeripheral.controlPoint, value))
+            }
+            let received = try await notifications.log.wait(forCount: first + end, timeout: .seconds(20))
+            XCTAssertEqual(received, first + end)
+        }
+        let before = peripheral.packets.count
+        let payload = [UInt8](repeating: 0x5A, count: 20)
+        for _ in 0..<count { try await packet.writeWithoutResponse(payload) }
+        let arrived = try await peripheral.packets.wait(forCount: before + count, timeout: .seconds(120))
+        XCTAssertEqual(arrived, before + count)
+    }
+}
