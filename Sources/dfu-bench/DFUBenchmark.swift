@@ -145,12 +145,6 @@ struct DFUBenchmark: AsyncParsableCommand {
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }
 
-extension Duration {
-    fileprivate var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 private struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
 }
