@@ -56,44 +56,26 @@ struct SimulationOptions: ParsableArguments {
 
     /// The simulated device's configuration; `device` is what the user named with `--device`.
     func configuration(device: DeviceIdentifier?) throws -> SimulatedDeviceConfiguration {
-        guard let simulate, let kind = SimulatedDeviceKind(rawValue: simulate) else {
-            throw ValidationError("--simulate is missing")
+        if let simPublicKey, !FileManager.default.isReadableFile(atPath: simPublicKey) {
+            throw CommandFailure(
+                errorClass: "file_not_found",
+                message: "--sim-public-key \(simPublicKey): no such readable file; check the path",
+                exitCode: .fileNotFound)
         }
-        var configuration = SimulatedDeviceConfiguration(kind: kind)
+        var address = BluetoothAddress(Self.defaultAddress)!
+        var name: String?
+        switch device {
+        case .address(let text): address = BluetoothAddress(text)!
+        case .name(let text): name = text
+        case nil: break
+        }
         do {
-            switch device {
-            case .address(let address): configuration.address = BluetoothAddress(address)!
-            case .name(let name): configuration.name = name
-            case nil: break
-            }
-            if let simDfuVersion {
-                configuration.legacyDFUVersion = try SimulatedDeviceConfiguration.parseLegacyDFUVersion(
-                    simDfuVersion)
-            }
-            if let simFirmwareVersion { configuration.firmwareVersion = simFirmwareVersion }
-            if let simHwVersion {
-                configuration.hardwareVersion = try SimulatedDeviceConfiguration.parseInteger(simHwVersion)
-            }
-            if let simSdId {
-                configuration.softDeviceID = try SimulatedDeviceConfiguration.parseInteger(simSdId)
-            }
-            if let simMtu { configuration.mtu = simMtu }
-            configuration.faults = try simFault.map { spec throws(SimulatorConfigurationError) in
-                try SimulatedFault(parsing: spec)
-            }
-            try configuration.validate()
+            return try SimulatedDeviceConfiguration(
+                kind: simulate ?? "", address: address, name: name, dfuVersion: simDfuVersion,
+                firmwareVersion: simFirmwareVersion, hardwareVersion: simHwVersion, softDeviceID: simSdId,
+                publicKeyFile: simPublicKey, mtu: simMtu, faults: simFault)
         } catch {
             throw ValidationError(error.description)
         }
-        if let simPublicKey {
-            do {
-                configuration.publicKey = try DFUPublicKey(contentsOf: URL(fileURLWithPath: simPublicKey))
-            } catch {
-                throw CommandFailure(
-                    errorClass: "file_not_found", message: "--sim-public-key \(simPublicKey): \(error)",
-                    exitCode: .fileNotFound)
-            }
-        }
-        return configuration
     }
 }
