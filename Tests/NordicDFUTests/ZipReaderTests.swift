@@ -57,6 +57,42 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertPackageError(.invalidZip, sizes)
     }
 
+    /// Info-ZIP writing to a pipe (`zip - …`) uses data descriptors but still puts the real
+    /// uncompressed size in the local header (CRC and compressed size 0); Debian's libzip 1.7
+    /// consistency check refused that.
+    func testDataDescriptorsWithPartlyFilledLocalHeaders() throws {
+        var entries = TestPackages.appEntries()
+        for index in entries.indices {
+            entries[index].method = 8
+            entries[index].dataDescriptor = true
+            entries[index].localHeader = (0, 0, UInt32(entries[index].data.count))
+        }
+        XCTAssertEqual(try readPackage(TestZip(entries).bytes).images.first?.firmware, TestPackages.firmware)
+        // All zero, as Python's zipfile writes to a stream, reads too.
+        for index in entries.indices { entries[index].localHeader = (0, 0, 0) }
+        XCTAssertEqual(try readPackage(TestZip(entries).bytes).images.first?.firmware, TestPackages.firmware)
+        // But a value that is neither zero nor the central directory's is refused.
+        entries[1].localHeader = (0, 0, 77)
+        XCTAssertPackageError(.invalidZip, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    func testLocalHeaderDisagreeingWithCentralDirectory() {
+        var renamed = TestPackages.appEntries()
+        renamed[1].localName = "xpp.bin"
+        XCTAssertPackageError(.invalidZip, TestZip(renamed).bytes, entry: "app.bin")
+        var crc = TestPackages.appEntries()
+        crc[2].localHeader = (1, UInt32(crc[2].data.count), UInt32(crc[2].data.count))
+        XCTAssertPackageError(.invalidZip, TestZip(crc).bytes, entry: "app.dat")
+    }
+
+    /// Method 99 (WinZip AES) makes libzip report an inconsistency at open: still the class of
+    /// an unsupported method.
+    func testAESMethodIsUnsupportedCompression() {
+        var entries = TestPackages.appEntries()
+        entries[1].method = 99
+        XCTAssertPackageError(.unsupportedCompression, TestZip(entries).bytes, entry: "app.bin")
+    }
+
     func testCRCMismatch() {
         var entries = TestPackages.appEntries()
         entries[1].crc32 = CRC32.checksum(TestPackages.firmware) ^ 1
