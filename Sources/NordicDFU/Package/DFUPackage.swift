@@ -156,14 +156,26 @@ public struct DFUPackage: Sendable {
 
     // MARK: - Reading
 
+    /// The file's bytes, memory-mapped: only the pages the reader touches are loaded, so a huge
+    /// file that is not a package costs neither time nor memory.
     private static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw DFUPackageError(.fileNotFound, file: name, reason: "no such file")
+        }
+        let type =
+            try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type]
+            as? FileAttributeType
+        guard !isDirectory.boolValue, type == .typeRegular else {
+            throw DFUPackageError(
+                .fileNotFound, file: name,
+                reason: isDirectory.boolValue ? "it is a directory, not a file" : "it is not a regular file")
+        }
         do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
-            let reason =
-                FileManager.default.fileExists(atPath: url.path)
-                ? "the file cannot be read (\(error.localizedDescription))" : "no such file"
-            throw DFUPackageError(.fileNotFound, file: name, reason: reason)
+            throw DFUPackageError(
+                .fileNotFound, file: name, reason: "the file cannot be read (\(error.localizedDescription))")
         }
     }
 
