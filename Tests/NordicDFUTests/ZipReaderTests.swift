@@ -114,6 +114,21 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertPackageError(.entryTooLarge, TestZip(extra).bytes, entry: "notes.txt")
     }
 
+    /// Damage in an entry the manifest does not name is damage all the same.
+    func testDamagedEntryOutsideTheManifest() {
+        var crc = TestPackages.appEntries()
+        var notes = TestZip.Entry("notes.txt", Array("release notes".utf8), method: 8)
+        notes.crc32 = 1
+        crc.append(notes)
+        XCTAssertPackageError(.invalidZip, TestZip(crc).bytes, entry: "notes.txt")
+        var bomb = TestPackages.appEntries()
+        var zeros = TestZip.Entry("zeros.bin", [], method: 8)
+        zeros.payload = Deflate.zeros(count: DFUPackage.maximumEntrySize + 4096)
+        zeros.uncompressedSize = 1024
+        bomb.append(zeros)
+        XCTAssertPackageError(.entryTooLarge, TestZip(bomb).bytes, entry: "zeros.bin")
+    }
+
     func testInflatedLengthDiffersFromDeclared() {
         for declared in [TestPackages.firmware.count - 10, TestPackages.firmware.count + 10] {
             var entries = TestPackages.appEntries()

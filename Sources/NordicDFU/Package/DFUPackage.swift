@@ -220,6 +220,7 @@ public struct DFUPackage: Sendable {
                     initPacket: dat, decoded: decoded, manifestSizes: (entry.sdSize, entry.blSize), file: name
                 ))
         }
+        try archive.verifyUnread()
         return (manifest.legacyVersion == nil ? .secure : .legacy, manifest.legacyVersion?.dfuVersion, images)
     }
 

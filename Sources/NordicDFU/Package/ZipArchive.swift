@@ -42,8 +42,23 @@ final class ZipArchive {
     /// The bytes of entry `name`, or nil when the archive has no such entry.
     func contents(of name: String) throws(DFUPackageError) -> [UInt8]? {
         guard let entry = entries[name] else { return nil }
-        return try read(entry, name: name)
+        let contents = try read(entry, name: name)
+        verified.insert(name)
+        return contents
     }
+
+    /// Inflates and checks (CRC-32, length, size limit) every entry not read yet, so that damage
+    /// anywhere in the archive is reported, as `unzip -t` would.
+    func verifyUnread() throws(DFUPackageError) {
+        for (name, entry) in entries.sorted(by: { $0.value.index < $1.value.index })
+        where !verified.contains(name) {
+            _ = try read(entry, name: name)
+            verified.insert(name)
+        }
+    }
+
+    /// Entries read and found sound.
+    private var verified: Set<String> = []
 
     // MARK: - Opening
 
