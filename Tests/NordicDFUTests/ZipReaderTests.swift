@@ -160,6 +160,15 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertTrue(EntryPath.isSafe("a..b.bin"))
     }
 
+    /// A NUL inside a name (libzip shows it as another character) is refused as unsafe.
+    func testNameWithNUL() {
+        for name in ["app.bin\u{0}", "notes\u{0}.txt", "\u{0}"] {
+            var entries = TestPackages.appEntries()
+            entries.append(TestZip.Entry(name, [1, 2, 3]))
+            XCTAssertPackageError(.unsafeEntryPath, TestZip(entries).bytes)
+        }
+    }
+
     func testDuplicateNames() {
         var entries = TestPackages.appEntries()
         entries.append(TestZip.Entry("app.bin", [9, 9, 9, 9]))

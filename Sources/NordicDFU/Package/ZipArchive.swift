@@ -133,6 +133,12 @@ final class ZipArchive {
             )
         }
         for (record, name) in zip(records, names) {
+            // libzip shows a NUL inside a name as another character; a C program extracting the
+            // archive would cut the name there ("app.bin\0x" becomes "app.bin").
+            guard !record.name.contains(0) else {
+                throw DFUPackageError(
+                    .unsafeEntryPath, file: fileName, entry: name, reason: "the name holds a NUL byte")
+            }
             do throws(ZipLocalHeaders.Inconsistent) {
                 guard String(decoding: record.name, as: UTF8.self) == name else {
                     throw ZipLocalHeaders.Inconsistent(
