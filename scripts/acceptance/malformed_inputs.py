@@ -272,6 +272,8 @@ def cases(work):
     man = manifest({"application": {"bin_file": "app.bin", "dat_file": "../app.dat"}})
     out.append(z("up_manifest_dat", UP, files_zip(app_files(man=man))))
     out.append(z("up_entry_with_nul", UP, rawzip([E(n, d) for n, d in app_files()] + [E(b"evil\x00/../../x", b"x")])))
+    out.append(z("up_entry_nul_after_image_name", UP, rawzip([E(n, d) for n, d in app_files()] + [E(b"app.bin\x00.txt", b"x")])))
+    out.append(z("up_entry_nul_in_extra_name", UP, rawzip([E(n, d) for n, d in app_files()] + [E(b"notes\x00.txt", b"x")])))
 
     # ---- duplicate_entry
     out.append(z("dup_manifest", DUP, files_zip(app_files() + [("manifest.json", b"{}")])))
