@@ -129,6 +129,20 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertPackageError(.entryTooLarge, TestZip(bomb).bytes, entry: "zeros.bin")
     }
 
+    /// Entries of 16 MiB each are allowed, but not more than 64 MiB in all: each is inflated to be
+    /// checked, and five entries of zeros would otherwise cost seconds from a few KiB of zip.
+    func testEntriesDeclaringTooMuchInAll() {
+        let zeros = Deflate.zeros(count: DFUPackage.maximumEntrySize)
+        var entries = TestPackages.appEntries()
+        for index in 0..<5 {
+            var entry = TestZip.Entry("zeros\(index).bin", [], method: 8)
+            entry.payload = zeros
+            entry.uncompressedSize = UInt32(DFUPackage.maximumEntrySize)
+            entries.append(entry)
+        }
+        XCTAssertPackageError(.entryTooLarge, TestZip(entries).bytes, entry: "zeros3.bin")
+    }
+
     func testInflatedLengthDiffersFromDeclared() {
         for declared in [TestPackages.firmware.count - 10, TestPackages.firmware.count + 10] {
             var entries = TestPackages.appEntries()

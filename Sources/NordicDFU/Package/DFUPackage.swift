@@ -25,6 +25,9 @@ public struct DFUPackage: Sendable {
     /// The largest entry (or bare firmware image) read: 16 MiB, well above any nRF5 flash.
     public static let maximumEntrySize = 16 * 1024 * 1024
 
+    /// The most all entries of a `.zip` may declare together: 64 MiB.
+    public static let maximumArchiveSize = 4 * maximumEntrySize
+
     /// The file name the package was read from, as used in error messages.
     public let name: String
     public let format: Format

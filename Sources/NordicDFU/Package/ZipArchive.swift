@@ -161,6 +161,7 @@ final class ZipArchive {
             throw DFUPackageError(.invalidZip, file: fileName, reason: "the central directory cannot be read")
         }
         var entries: [String: Entry] = [:]
+        var declaredTotal: UInt64 = 0
         for index in 0..<UInt64(count) {
             var stat = zip_stat_t()
             zip_stat_init(&stat)
@@ -197,6 +198,16 @@ final class ZipArchive {
                 )
             }
             entries[name] = Entry(index: index, declaredSize: stat.size)
+            // Every entry is inflated to be checked: bound the sum too, or many entries of 16 MiB
+            // of zeros (a few KiB each, compressed) would cost seconds.
+            declaredTotal += stat.size
+            if declaredTotal > UInt64(DFUPackage.maximumArchiveSize) {
+                throw DFUPackageError(
+                    .entryTooLarge, file: fileName, entry: name,
+                    reason:
+                        "with it the entries declare more than the \(DFUPackage.maximumArchiveSize) bytes a package may hold in all"
+                )
+            }
         }
         return entries
     }
