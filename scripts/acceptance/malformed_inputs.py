@@ -288,6 +288,13 @@ def cases(work):
     out.append(z("big_deflate_16MiB_plus_1_declared_exact", BIG, rawzip([E(*f[0]), E("app.bin", b"", 8, payload=bomb_payload, usize=LIMIT + 1, crc=0), E(*f[2])])))
     out.append(z("big_deflate_bomb_declared_small", BIG, rawzip([E(*f[0]), E("app.bin", b"", 8, payload=bomb_payload, usize=1024, crc=0), E(*f[2])])))
     out.append(z("big_unnamed_entry_bomb", BIG, rawzip([E(n, d) for n, d in app_files()] + [E("zeros.bin", b"", 8, payload=bomb_payload, usize=10, crc=0)])))
+    zeros16 = zlib.compressobj(9, zlib.DEFLATED, -15)
+    zeros16 = zeros16.compress(b"\x00" * LIMIT) + zeros16.flush()
+    zcrc = zlib.crc32(b"\x00" * LIMIT) & 0xFFFFFFFF
+    out.append(z("big_twenty_16MiB_zero_entries", BIG, rawzip([E(n, d) for n, d in app_files()] + [
+        E("zeros%02d.bin" % i, b"", 8, payload=zeros16, usize=LIMIT, crc=zcrc) for i in range(20)])))
+    out.append(z("ok_three_16MiB_zero_entries", None, rawzip([E(n, d) for n, d in app_files()] + [
+        E("zeros%02d.bin" % i, b"", 8, payload=zeros16, usize=LIMIT, crc=zcrc) for i in range(3)]), code=0))
     out.append(z("big_unnamed_entry_declared", BIG, rawzip([E(n, d) for n, d in app_files()] + [E("x.txt", b"x", 8, usize=0xFFFFFFFE)])))
     real = b"\x01" * (LIMIT + 1)
     p = os.path.join(work, "big_real_16MiB_plus_1_stored.zip")
