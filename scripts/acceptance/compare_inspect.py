@@ -398,6 +398,7 @@ def main():
             for tag, rp in infozip_variants(dst, work, pid):
                 packages.append(("%s__%s" % (pid, tag), rp))
 
+    corpus_args = [(pid, args) for pid, _, args in corpus()]
     failures = 0
     checked = 0
     for pid, path in packages:
@@ -419,6 +420,15 @@ def main():
             if got.get("file") != path:
                 problems.append("file: %r" % got.get("file"))
             problems += ["key %s: %s" % (kid, d) for d in diff(exp, got)]
+        # The same .hex given bare to inspect must give the bytes nrfutil cut from it.
+        hex_in = [a[4:] for a in dict(corpus_args).get(pid, []) if a.startswith("@in:") and a.endswith(".hex")]
+        if len(hex_in) == 1 and len(t["images"]) == 1 and t["images"][0]["type"] == "application":
+            r = subprocess.run([binary, "inspect", os.path.join(inputs, hex_in[0]), "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
+            checked += 1
+            bare = json.loads(r.stdout) if r.returncode == 0 else {"exit": r.returncode}
+            want = {k: t["images"][0][k] for k in ("size", "crc32", "crc16", "sha256")}
+            problems += ["bare %s: %s" % (hex_in[0], d) for d in diff({"images": [want]}, bare)]
         status = "ok  " if not problems else "FAIL"
         print("%s %-60s %s" % (status, pid, " ".join(i["type"] for i in t["images"])))
         for pr in problems[:12]:
