@@ -175,7 +175,8 @@ public struct DFUPackage: Sendable {
                 reason: isDirectory.boolValue ? "it is a directory, not a file" : "it is not a regular file")
         }
         do {
-            return try Data(contentsOf: url, options: .alwaysMapped)
+            // Where the file system cannot map the file, read it whole.
+            return try (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data(contentsOf: url)
         } catch {
             throw DFUPackageError(
                 .fileNotFound, file: name, reason: "the file cannot be read (\(error.localizedDescription))")
