@@ -544,7 +544,8 @@ def cases(work):
 
 # ------------------------------------------------------------------------------------------ run
 def run(binary, cid, path):
-    as_nobody = cid.endswith("_as_nobody")
+    # root reads a chmod 000 file anyway: run that case as nobody.
+    as_nobody = cid.endswith("_as_nobody") and os.geteuid() == 0
     cmd = ["/usr/bin/time", "-v", binary, "inspect", path, "--json"]
     if as_nobody:
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
