@@ -19,7 +19,6 @@ present), builds `dfu-update` in release, and exits 1 on any disagreement. Optio
 Not part of `swift test`: the tool installs need the network and take a while.
 """
 import argparse
-import binascii
 import hashlib
 import json
 import os
@@ -29,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-import zlib
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURE_TOOLS = os.path.abspath(os.path.join(REPO, "..", "shared", "fixtures", "tools"))
