@@ -31,6 +31,23 @@ final class InitPacketTests: XCTestCase {
         XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: dat), entry: "app.dat")
     }
 
+    /// A `type` value outside FwType must not read as the proto2 default, APPLICATION.
+    func testSecureUnknownFirmwareTypeIsInvalid() throws {
+        // Decoding keeps field 4 = 9 among the unknown fields; serializing writes it back.
+        let dat = TestPackages.secureDat(for: firmware) { command in
+            command.clearType()
+            let bytes: [UInt8] = try! command.serializedBytes()
+            command = try! Dfu_InitCommand(serializedBytes: bytes + [0x20, 0x09])
+        }
+        XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: dat), entry: "app.dat")
+        // Unknown fields with other numbers (a newer InitCommand) still read.
+        let newer = TestPackages.secureDat(for: firmware) { command in
+            let bytes: [UInt8] = try! command.serializedBytes()
+            command = try! Dfu_InitCommand(serializedBytes: bytes + [0x58, 0x01])  // field 11
+        }
+        XCTAssertNoThrow(try readPackage(TestPackages.app(dat: newer)))
+    }
+
     func testSecureDatWithBothCommands() throws {
         var packet = try Dfu_Packet(serializedBytes: TestPackages.secureDat(for: firmware))
         packet.signedCommand.command = packet.command

@@ -28,6 +28,38 @@ final class ManifestTests: XCTestCase {
         XCTAssertPackageError(.manifestInvalidJSON, zip(manifest: []), entry: "manifest.json")
     }
 
+    /// Foundation's parser takes these; Python's json (nrfutil) and RFC 8259 do not.
+    func testManifestSyntaxFoundationWouldForgive() {
+        let good = TestPackages.manifest(["application": app])
+        let texts: [[UInt8]] = [
+            Array(#"{"manifest": {"application": {"bin_file": "app.bin", "dat_file": "app.dat",}}}"#.utf8),
+            Array(#"{"manifest": {"application": {"bin_file": "app.bin", "dat_file": "app.dat"}},}"#.utf8),
+            Array(
+                #"{"manifest": {"application": {"bin_file": "app.bin", "dat_file": "app.dat"}}, "x": [1,]}"#
+                    .utf8),
+            [0xEF, 0xBB, 0xBF] + good,
+            Array("// made by hand\n".utf8) + good,
+            good + Array(" x".utf8),
+            Array(String(repeating: "[", count: 100_000).utf8),
+        ]
+        for text in texts {
+            XCTAssertPackageError(.manifestInvalidJSON, zip(manifest: text), entry: "manifest.json")
+        }
+        // Valid syntax, all of it.
+        let spaced = Array(" \r\n\t".utf8) + good + Array("\n".utf8)
+        XCTAssertNoThrow(try readPackage(zip(manifest: spaced)))
+        let escapes =
+            #"{"manifest": {"application": {"bin_file": "app.bin", "dat_file": "app.dat", "n": "\u00e9\"\/\n", "x": [-0.5e+3, 0, true, false, null, {}, []]}}}"#
+        XCTAssertNoThrow(try readPackage(zip(manifest: Array(escapes.utf8))))
+    }
+
+    /// Syntactically JSON, but a number Foundation cannot hold: the manifest's values are wrong.
+    func testNumberOutOfRangeIsManifestInvalid() {
+        let text =
+            #"{"manifest": {"application": {"bin_file": "app.bin", "dat_file": "app.dat", "x": 1e400}}}"#
+        XCTAssertPackageError(.manifestInvalid, zip(manifest: Array(text.utf8)), entry: "manifest.json")
+    }
+
     func testManifestWrongShape() {
         let shapes = [
             "[]", "3", #"{"application": {}}"#, #"{"manifest": 3}"#,
@@ -145,6 +177,16 @@ final class ManifestTests: XCTestCase {
         let fromInit = try readPackage(zip(manifest: bare, files: files))
         XCTAssertEqual(fromInit.images[0].sdSize, 600)
         XCTAssertEqual(fromInit.images[0].blSize, 424)
+        // Half a pair is a manifest of the wrong shape, not a missing one.
+        for half in [["sd_size": 600], ["bl_size": 424]] {
+            let partial = TestPackages.manifest([
+                "softdevice_bootloader": [
+                    "bin_file": "sd_bl.bin", "dat_file": "sd_bl.dat", "info_read_only_metadata": half,
+                ]
+            ])
+            XCTAssertPackageError(
+                .manifestInvalid, zip(manifest: partial, files: files), entry: "manifest.json")
+        }
     }
 
     func testLegacySoftdeviceBootloaderNeedsSizes() throws {

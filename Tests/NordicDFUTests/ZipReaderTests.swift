@@ -57,6 +57,42 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertPackageError(.invalidZip, sizes)
     }
 
+    /// Info-ZIP writing to a pipe (`zip - …`) uses data descriptors but still puts the real
+    /// uncompressed size in the local header (CRC and compressed size 0); Debian's libzip 1.7
+    /// consistency check refused that.
+    func testDataDescriptorsWithPartlyFilledLocalHeaders() throws {
+        var entries = TestPackages.appEntries()
+        for index in entries.indices {
+            entries[index].method = 8
+            entries[index].dataDescriptor = true
+            entries[index].localHeader = (0, 0, UInt32(entries[index].data.count))
+        }
+        XCTAssertEqual(try readPackage(TestZip(entries).bytes).images.first?.firmware, TestPackages.firmware)
+        // All zero, as Python's zipfile writes to a stream, reads too.
+        for index in entries.indices { entries[index].localHeader = (0, 0, 0) }
+        XCTAssertEqual(try readPackage(TestZip(entries).bytes).images.first?.firmware, TestPackages.firmware)
+        // But a value that is neither zero nor the central directory's is refused.
+        entries[1].localHeader = (0, 0, 77)
+        XCTAssertPackageError(.invalidZip, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    func testLocalHeaderDisagreeingWithCentralDirectory() {
+        var renamed = TestPackages.appEntries()
+        renamed[1].localName = "xpp.bin"
+        XCTAssertPackageError(.invalidZip, TestZip(renamed).bytes, entry: "app.bin")
+        var crc = TestPackages.appEntries()
+        crc[2].localHeader = (1, UInt32(crc[2].data.count), UInt32(crc[2].data.count))
+        XCTAssertPackageError(.invalidZip, TestZip(crc).bytes, entry: "app.dat")
+    }
+
+    /// Method 99 (WinZip AES) makes libzip report an inconsistency at open: still the class of
+    /// an unsupported method.
+    func testAESMethodIsUnsupportedCompression() {
+        var entries = TestPackages.appEntries()
+        entries[1].method = 99
+        XCTAssertPackageError(.unsupportedCompression, TestZip(entries).bytes, entry: "app.bin")
+    }
+
     func testCRCMismatch() {
         var entries = TestPackages.appEntries()
         entries[1].crc32 = CRC32.checksum(TestPackages.firmware) ^ 1
@@ -76,6 +112,35 @@ final class ZipReaderTests: XCTestCase {
         huge.uncompressedSize = UInt32.max - 1  // (UInt32.max would mean "see the ZIP64 record")
         extra.append(huge)
         XCTAssertPackageError(.entryTooLarge, TestZip(extra).bytes, entry: "notes.txt")
+    }
+
+    /// Damage in an entry the manifest does not name is damage all the same.
+    func testDamagedEntryOutsideTheManifest() {
+        var crc = TestPackages.appEntries()
+        var notes = TestZip.Entry("notes.txt", Array("release notes".utf8), method: 8)
+        notes.crc32 = 1
+        crc.append(notes)
+        XCTAssertPackageError(.invalidZip, TestZip(crc).bytes, entry: "notes.txt")
+        var bomb = TestPackages.appEntries()
+        var zeros = TestZip.Entry("zeros.bin", [], method: 8)
+        zeros.payload = Deflate.zeros(count: DFUPackage.maximumEntrySize + 4096)
+        zeros.uncompressedSize = 1024
+        bomb.append(zeros)
+        XCTAssertPackageError(.entryTooLarge, TestZip(bomb).bytes, entry: "zeros.bin")
+    }
+
+    /// Entries of 16 MiB each are allowed, but not more than 64 MiB in all: each is inflated to be
+    /// checked, and five entries of zeros would otherwise cost seconds from a few KiB of zip.
+    func testEntriesDeclaringTooMuchInAll() {
+        let zeros = Deflate.zeros(count: DFUPackage.maximumEntrySize)
+        var entries = TestPackages.appEntries()
+        for index in 0..<5 {
+            var entry = TestZip.Entry("zeros\(index).bin", [], method: 8)
+            entry.payload = zeros
+            entry.uncompressedSize = UInt32(DFUPackage.maximumEntrySize)
+            entries.append(entry)
+        }
+        XCTAssertPackageError(.entryTooLarge, TestZip(entries).bytes, entry: "zeros3.bin")
     }
 
     func testInflatedLengthDiffersFromDeclared() {
@@ -109,6 +174,15 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertTrue(EntryPath.isSafe("a..b.bin"))
     }
 
+    /// A NUL inside a name (libzip shows it as another character) is refused as unsafe.
+    func testNameWithNUL() {
+        for name in ["app.bin\u{0}", "notes\u{0}.txt", "\u{0}"] {
+            var entries = TestPackages.appEntries()
+            entries.append(TestZip.Entry(name, [1, 2, 3]))
+            XCTAssertPackageError(.unsafeEntryPath, TestZip(entries).bytes)
+        }
+    }
+
     func testDuplicateNames() {
         var entries = TestPackages.appEntries()
         entries.append(TestZip.Entry("app.bin", [9, 9, 9, 9]))
@@ -128,6 +202,56 @@ final class ZipReaderTests: XCTestCase {
         var entries = TestPackages.appEntries()
         entries[1].flags = 1
         XCTAssertPackageError(.unsupportedCompression, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    /// A huge file that is no package is refused from its last bytes: it is mapped, not read, so
+    /// it costs no memory (a 1 GiB sparse file here).
+    func testHugeFileIsNotReadIntoMemory() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-huge-\(UUID().uuidString).zip")
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let before = Self.maximumResidentKiB()
+        XCTAssertThrowsError(try DFUPackage(contentsOf: url)) { error in
+            XCTAssertEqual((error as? DFUPackageError)?.kind, .invalidZip)
+        }
+        XCTAssertLessThan(Self.maximumResidentKiB() - before, 200 * 1024)
+    }
+
+    /// A FIFO (or a device) is not a package file: refused at once, never read (it could block).
+    func testSpecialFilesAreNotRead() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-fifo-\(UUID().uuidString).zip")
+        XCTAssertEqual(mkfifo(url.path, 0o600), 0)
+        defer { try? FileManager.default.removeItem(at: url) }
+        for path in [url.path, "/dev/zero"] {
+            XCTAssertThrowsError(try DFUPackage(contentsOf: URL(fileURLWithPath: path))) { error in
+                XCTAssertEqual((error as? DFUPackageError)?.kind, .fileNotFound)
+                XCTAssertTrue(
+                    (error as? DFUPackageError)?.reason.contains("regular file") ?? false, "\(error)")
+            }
+        }
+        // A symbolic link to a package is followed.
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-link-\(UUID().uuidString).zip")
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-target-\(UUID().uuidString).zip")
+        try Data(TestPackages.app()).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        defer {
+            try? FileManager.default.removeItem(at: link)
+            try? FileManager.default.removeItem(at: target)
+        }
+        XCTAssertEqual(try DFUPackage(contentsOf: link).images.count, 1)
+    }
+
+    private static func maximumResidentKiB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss
     }
 
     func testMissingFile() {

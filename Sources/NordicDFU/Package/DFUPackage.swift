@@ -25,6 +25,9 @@ public struct DFUPackage: Sendable {
     /// The largest entry (or bare firmware image) read: 16 MiB, well above any nRF5 flash.
     public static let maximumEntrySize = 16 * 1024 * 1024
 
+    /// The most all entries of a `.zip` may declare together: 64 MiB.
+    public static let maximumArchiveSize = 4 * maximumEntrySize
+
     /// The file name the package was read from, as used in error messages.
     public let name: String
     public let format: Format
@@ -156,14 +159,27 @@ public struct DFUPackage: Sendable {
 
     // MARK: - Reading
 
+    /// The file's bytes, memory-mapped: only the pages the reader touches are loaded, so a huge
+    /// file that is not a package costs neither time nor memory.
     private static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw DFUPackageError(.fileNotFound, file: name, reason: "no such file")
+        }
+        let type =
+            try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type]
+            as? FileAttributeType
+        guard !isDirectory.boolValue, type == .typeRegular else {
+            throw DFUPackageError(
+                .fileNotFound, file: name,
+                reason: isDirectory.boolValue ? "it is a directory, not a file" : "it is not a regular file")
+        }
         do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
+            // Where the file system cannot map the file, read it whole.
+            return try (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data(contentsOf: url)
         } catch {
-            let reason =
-                FileManager.default.fileExists(atPath: url.path)
-                ? "the file cannot be read (\(error.localizedDescription))" : "no such file"
-            throw DFUPackageError(.fileNotFound, file: name, reason: reason)
+            throw DFUPackageError(
+                .fileNotFound, file: name, reason: "the file cannot be read (\(error.localizedDescription))")
         }
     }
 
@@ -208,6 +224,7 @@ public struct DFUPackage: Sendable {
                     initPacket: dat, decoded: decoded, manifestSizes: (entry.sdSize, entry.blSize), file: name
                 ))
         }
+        try archive.verifyUnread()
         return (manifest.legacyVersion == nil ? .secure : .legacy, manifest.legacyVersion?.dfuVersion, images)
     }
 

@@ -24,12 +24,20 @@ struct Manifest {
         func invalid(_ reason: String) -> DFUPackageError {
             DFUPackageError(.manifestInvalid, file: fileName, entry: Self.entryName, reason: reason)
         }
+        do throws(JSONSyntax.Invalid) {
+            try JSONSyntax.validate(json)
+        } catch {
+            throw DFUPackageError(
+                .manifestInvalidJSON, file: fileName, entry: Self.entryName,
+                reason: "not valid JSON: \(error.reason)")
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
         } catch {
-            throw DFUPackageError(
-                .manifestInvalidJSON, file: fileName, entry: Self.entryName, reason: "not valid JSON")
+            // Valid syntax that Foundation cannot represent: a number out of range (1e400), a lone
+            // surrogate escape.
+            throw invalid("a value cannot be read (a number out of range, or a broken \\u escape)")
         }
         guard let top = root as? [String: Any], let manifest = top["manifest"] as? [String: Any] else {
             throw invalid("expected an object with a \"manifest\" object inside")
@@ -93,6 +101,9 @@ struct Manifest {
             let sizes = (object["info_read_only_metadata"] as? [String: Any]) ?? object
             image.sdSize = try size(sizes["sd_size"], "sd_size", invalid)
             image.blSize = try size(sizes["bl_size"], "bl_size", invalid)
+            if (image.sdSize == nil) != (image.blSize == nil) {
+                throw invalid("softdevice_bootloader gives only one of sd_size and bl_size")
+            }
             if legacy && (image.sdSize == nil || image.blSize == nil) {
                 throw invalid("softdevice_bootloader needs sd_size and bl_size (Legacy DFU sends them)")
             }

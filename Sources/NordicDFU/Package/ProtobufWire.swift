@@ -45,6 +45,30 @@ enum ProtobufWire {
         return found
     }
 
+    /// The field numbers in `bytes`, in order (e.g. of a message's unknown fields).
+    static func fieldNumbers(in bytes: [UInt8]) throws(Malformed) -> [UInt64] {
+        var numbers: [UInt64] = []
+        var position = 0
+        while position < bytes.count {
+            let key = try varint(in: bytes, at: &position, end: bytes.count)
+            numbers.append(key >> 3)
+            switch key & 7 {
+            case 0: _ = try varint(in: bytes, at: &position, end: bytes.count)
+            case 1: position += 8
+            case 5: position += 4
+            case 2:
+                let length = try varint(in: bytes, at: &position, end: bytes.count)
+                guard length <= UInt64(bytes.count - position) else {
+                    throw Malformed(reason: "field \(key >> 3) runs past the end of its message")
+                }
+                position += Int(length)
+            default:
+                throw Malformed(reason: "field \(key >> 3) has unsupported wire type \(key & 7)")
+            }
+        }
+        return numbers
+    }
+
     private static func varint(in bytes: [UInt8], at position: inout Int, end: Int) throws(Malformed)
         -> UInt64
     {

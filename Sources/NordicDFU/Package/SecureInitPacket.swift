@@ -94,6 +94,11 @@ public struct SecureInitPacket: Sendable, Equatable {
         guard command.hasInit_p else { throw .invalid("the INIT command has no InitCommand") }
         let init_ = command.init_p
         guard init_.hasHash else { throw .invalid("the InitCommand has no firmware hash") }
+        // proto2 keeps an enum value it does not know among the unknown fields, and the field
+        // then reads as its default: a `type` of 9 would pass for APPLICATION.
+        if (try? ProtobufWire.fieldNumbers(in: Array(init_.unknownFields.data)))?.contains(4) ?? false {
+            throw .invalid("the InitCommand's type is not a known firmware type")
+        }
         let located = try Self.locate(in: dat, signed: packet.hasSignedCommand)
 
         fwVersion = init_.fwVersion

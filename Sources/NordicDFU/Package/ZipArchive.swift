@@ -28,21 +28,13 @@ final class ZipArchive {
         do {
             archive = try Self.open(base, count: bytes.count, flags: ZIP_RDONLY)
         } catch let failure {
-            throw Self.diagnose(failure, fileName: fileName)
+            throw Self.diagnose(failure, bytes: bytes, fileName: fileName)
         }
         // Every stored property is set by now, so a throw from here on runs deinit, which
         // discards the archive.
         entries = try Self.readDirectory(of: archive, fileName: fileName)
-        // Only once the entries are known good: libzip's stricter pass (ZIP_CHECKCONS) compares
-        // every local header with the central directory. It would also refuse some of the above
-        // (duplicate names, odd methods), but without saying which, so it comes second.
-        do {
-            zip_discard(try Self.open(base, count: bytes.count, flags: ZIP_RDONLY | ZIP_CHECKCONS))
-        } catch let failure {
-            throw DFUPackageError(
-                .invalidZip, file: fileName,
-                reason: "the zip is damaged: libzip's consistency check failed (\(failure.text))")
-        }
+        // Only once the entries are known good: every local header must agree with the directory.
+        try checkLocalHeaders(bytes)
     }
 
     deinit { zip_discard(archive) }
@@ -50,8 +42,23 @@ final class ZipArchive {
     /// The bytes of entry `name`, or nil when the archive has no such entry.
     func contents(of name: String) throws(DFUPackageError) -> [UInt8]? {
         guard let entry = entries[name] else { return nil }
-        return try read(entry, name: name)
+        let contents = try read(entry, name: name)
+        verified.insert(name)
+        return contents
     }
+
+    /// Inflates and checks (CRC-32, length, size limit) every entry not read yet, so that damage
+    /// anywhere in the archive is reported, as `unzip -t` would.
+    func verifyUnread() throws(DFUPackageError) {
+        for (name, entry) in entries.sorted(by: { $0.value.index < $1.value.index })
+        where !verified.contains(name) {
+            _ = try read(entry, name: name)
+            verified.insert(name)
+        }
+    }
+
+    /// Entries read and found sound.
+    private var verified: Set<String> = []
 
     // MARK: - Opening
 
@@ -78,7 +85,9 @@ final class ZipArchive {
         return archive
     }
 
-    private static func diagnose(_ failure: LibzipError, fileName: String) -> DFUPackageError {
+    private static func diagnose(
+        _ failure: LibzipError, bytes: UnsafeRawBufferPointer, fileName: String
+    ) -> DFUPackageError {
         switch failure.code {
         case ZIP_ER_NOZIP:
             return DFUPackageError(
@@ -87,8 +96,58 @@ final class ZipArchive {
         case ZIP_ER_EXISTS:
             return DFUPackageError(.duplicateEntry, file: fileName, reason: "two entries share a name")
         default:
+            // libzip refuses some methods it cannot describe (AES, method 99) as inconsistency.
+            let headers = ZipLocalHeaders(bytes)
+            if let records = try? headers.records(),
+                let odd = records.first(where: { $0.flags & 1 != 0 || ($0.method != 0 && $0.method != 8) })
+            {
+                return DFUPackageError(
+                    .unsupportedCompression, file: fileName,
+                    entry: String(decoding: odd.name, as: UTF8.self),
+                    reason: odd.flags & 1 != 0
+                        ? "the entry is encrypted"
+                        : "compression method \(odd.method) (only stored and deflate are read)")
+            }
             return DFUPackageError(
                 .invalidZip, file: fileName, reason: "the zip is damaged (\(failure.text))")
+        }
+    }
+
+    /// Compares every local header with the central directory (see ``ZipLocalHeaders``).
+    private func checkLocalHeaders(_ bytes: UnsafeRawBufferPointer) throws(DFUPackageError) {
+        var names = [String](repeating: "", count: entries.count)
+        for (name, entry) in entries { names[Int(entry.index)] = name }
+        let headers = ZipLocalHeaders(bytes)
+        let records: [ZipLocalHeaders.Record]
+        do throws(ZipLocalHeaders.Inconsistent) {
+            records = try headers.records()
+        } catch {
+            throw DFUPackageError(
+                .invalidZip, file: fileName, reason: "the central directory is damaged (\(error.reason))")
+        }
+        guard records.count == names.count else {
+            throw DFUPackageError(
+                .invalidZip, file: fileName,
+                reason:
+                    "the central directory holds \(records.count) records, but the end record counts \(names.count)"
+            )
+        }
+        for (record, name) in zip(records, names) {
+            // libzip shows a NUL inside a name as another character; a C program extracting the
+            // archive would cut the name there ("app.bin\0x" becomes "app.bin").
+            guard !record.name.contains(0) else {
+                throw DFUPackageError(
+                    .unsafeEntryPath, file: fileName, entry: name, reason: "the name holds a NUL byte")
+            }
+            do throws(ZipLocalHeaders.Inconsistent) {
+                guard String(decoding: record.name, as: UTF8.self) == name else {
+                    throw ZipLocalHeaders.Inconsistent(
+                        reason: "the central directory cannot be read consistently")
+                }
+                try headers.check(record)
+            } catch {
+                throw DFUPackageError(.invalidZip, file: fileName, entry: name, reason: error.reason)
+            }
         }
     }
 
@@ -102,6 +161,7 @@ final class ZipArchive {
             throw DFUPackageError(.invalidZip, file: fileName, reason: "the central directory cannot be read")
         }
         var entries: [String: Entry] = [:]
+        var declaredTotal: UInt64 = 0
         for index in 0..<UInt64(count) {
             var stat = zip_stat_t()
             zip_stat_init(&stat)
@@ -138,6 +198,16 @@ final class ZipArchive {
                 )
             }
             entries[name] = Entry(index: index, declaredSize: stat.size)
+            // Every entry is inflated to be checked: bound the sum too, or many entries of 16 MiB
+            // of zeros (a few KiB each, compressed) would cost seconds.
+            declaredTotal += stat.size
+            if declaredTotal > UInt64(DFUPackage.maximumArchiveSize) {
+                throw DFUPackageError(
+                    .entryTooLarge, file: fileName, entry: name,
+                    reason:
+                        "with it the entries declare more than the \(DFUPackage.maximumArchiveSize) bytes a package may hold in all"
+                )
+            }
         }
         return entries
     }

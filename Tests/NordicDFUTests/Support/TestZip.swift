@@ -15,6 +15,13 @@ struct TestZip {
         var crc32: UInt32?
         var uncompressedSize: UInt32?
         var flags: UInt16 = 0
+        /// What the local header alone declares (CRC-32, compressed, uncompressed size), when it
+        /// differs from the central directory.
+        var localHeader: (crc32: UInt32, compressedSize: UInt32, uncompressedSize: UInt32)?
+        /// Sets flag bit 3 and writes a data descriptor after the data.
+        var dataDescriptor = false
+        /// Overrides the local header's name.
+        var localName: String?
 
         init(_ name: String, _ data: [UInt8], method: UInt16 = 0) {
             self.name = name
@@ -44,25 +51,34 @@ struct TestZip {
             let stored = entry.storedBytes
             let crc = entry.crc32 ?? CRC32.checksum(entry.data)
             let size = entry.uncompressedSize ?? UInt32(entry.data.count)
+            let flags = entry.flags | (entry.dataDescriptor ? 0x08 : 0)
+            let local = entry.localHeader ?? (crc, UInt32(stored.count), size)
+            let localName = entry.localName.map { Array($0.utf8) } ?? name
             // Local header.
             out.le32(0x0403_4B50)
             out.le16(20)
-            out.le16(entry.flags)
+            out.le16(flags)
             out.le16(entry.method)
             out.le16(0)  // time
             out.le16(0x5821)  // date 2024-01-01
-            out.le32(crc)
-            out.le32(UInt32(stored.count))
-            out.le32(size)
-            out.le16(UInt16(name.count))
+            out.le32(local.crc32)
+            out.le32(local.compressedSize)
+            out.le32(local.uncompressedSize)
+            out.le16(UInt16(localName.count))
             out.le16(0)
-            out += name
+            out += localName
             out += stored
+            if entry.dataDescriptor {
+                out.le32(0x0807_4B50)
+                out.le32(crc)
+                out.le32(UInt32(stored.count))
+                out.le32(size)
+            }
             // Central directory record.
             central.le32(0x0201_4B50)
             central.le16(20)
             central.le16(20)
-            central.le16(entry.flags)
+            central.le16(flags)
             central.le16(entry.method)
             central.le16(0)
             central.le16(0x5821)

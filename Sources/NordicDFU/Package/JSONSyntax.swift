@@ -1,0 +1,172 @@
+/// Checks that bytes are exactly one JSON text as RFC 8259 defines it, before Foundation parses
+/// them: Foundation's parser also takes trailing commas (`{"a": 1,}`) and a leading byte order
+/// mark, which Nordic's tools (Python's `json`) refuse. This only checks the syntax; it builds
+/// nothing, and keeps no more state than one byte per open container.
+enum JSONSyntax {
+    struct Invalid: Error {
+        var reason: String
+    }
+
+    /// Deeper nesting is refused (no manifest needs more than four levels).
+    static let maximumDepth = 512
+
+    static func validate(_ bytes: [UInt8]) throws(Invalid) {
+        var scanner = Scanner(bytes: bytes)
+        try scanner.text()
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position = 0
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+        private func fail(_ what: String) -> Invalid {
+            Invalid(reason: "\(what) at byte \(position)")
+        }
+
+        mutating func text() throws(Invalid) {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw Invalid(reason: "it starts with a byte order mark, which JSON texts must not have")
+            }
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw Invalid(reason: "it is not UTF-8 text")
+            }
+            var open: [UInt8] = []  // `{` or `[` of each open container
+            var expectingValue = true
+            while true {
+                skipWhitespace()
+                if expectingValue {
+                    switch current {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let opener = current!
+                        guard open.count < JSONSyntax.maximumDepth else { throw fail("nested too deep") }
+                        open.append(opener)
+                        position += 1
+                        skipWhitespace()
+                        if current == opener + 2 {  // `}` or `]`: empty
+                            open.removeLast()
+                            position += 1
+                            expectingValue = false
+                        } else if opener == UInt8(ascii: "{") {
+                            try key()
+                        }
+                        continue
+                    default:
+                        try scalar()
+                        expectingValue = false
+                    }
+                } else {
+                    guard let container = open.last else { break }
+                    switch current {
+                    case UInt8(ascii: ","):
+                        position += 1
+                        if container == UInt8(ascii: "{") { try key() }
+                        expectingValue = true
+                    case container + 2:
+                        open.removeLast()
+                        position += 1
+                    case nil:
+                        throw fail("the text ends inside an object or array")
+                    default:
+                        throw fail("expected ',' or the end of the object or array")
+                    }
+                }
+            }
+            guard current == nil else { throw fail("text after the JSON value") }
+        }
+
+        /// `"name" :` inside an object (a trailing comma fails here).
+        private mutating func key() throws(Invalid) {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            try string()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            position += 1
+        }
+
+        private mutating func scalar() throws(Invalid) {
+            guard let byte = current else { throw fail("the text ends where a value should be") }
+            switch byte {
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default: throw fail("expected a value")
+            }
+        }
+
+        private mutating func literal(_ word: String) throws(Invalid) {
+            let expected = Array(word.utf8)
+            guard bytes[position...].starts(with: expected) else { throw fail("expected \(word)") }
+            position += expected.count
+        }
+
+        private mutating func string() throws(Invalid) {
+            position += 1  // opening quote
+            while let byte = current {
+                position += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return
+                case UInt8(ascii: "\\"):
+                    guard let escaped = current else { break }
+                    position += 1
+                    if escaped == UInt8(ascii: "u") {
+                        for _ in 0..<4 {
+                            guard let digit = current, digit.isHexDigit else { throw fail("bad \\u escape") }
+                            position += 1
+                        }
+                    } else if !Array(#""\/bfnrt"#.utf8).contains(escaped) {
+                        throw fail("bad escape")
+                    }
+                case 0..<0x20:
+                    throw fail("a control character inside a string")
+                default:
+                    continue
+                }
+            }
+            throw fail("the text ends inside a string")
+        }
+
+        private mutating func number() throws(Invalid) {
+            if current == UInt8(ascii: "-") { position += 1 }
+            if current == UInt8(ascii: "0") {
+                position += 1
+            } else {
+                guard try digits() > 0 else { throw fail("a number without digits") }
+            }
+            if current == UInt8(ascii: ".") {
+                position += 1
+                guard try digits() > 0 else { throw fail("no digits after a decimal point") }
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                position += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+                guard try digits() > 0 else { throw fail("no digits in an exponent") }
+            }
+        }
+
+        private mutating func digits() throws(Invalid) -> Int {
+            let start = position
+            while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+            return position - start
+        }
+
+        private mutating func skipWhitespace() {
+            while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                position += 1
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}
