@@ -36,6 +36,8 @@ final class ExportedObjectTests: XCTestCase {
         server?.close()
         client?.close()
         bus?.kill()
+        // XCTest keeps every test case object until the run ends; let go of ours now.
+        (server, client, bus) = (nil, nil, nil)
     }
 
     private func properties(_ member: String, _ arguments: [DBusValue], path: String = "/dev") async throws

@@ -34,6 +34,8 @@ final class FailureTests: XCTestCase {
         server?.close()
         client?.close()
         bus?.kill()
+        // XCTest keeps every test case object until the run ends; let go of ours now.
+        (server, client, bus) = (nil, nil, nil)
     }
 
     private func startNeverAnsweredCall() -> Task<[DBusValue], any Error> {
@@ -67,6 +69,32 @@ final class FailureTests: XCTestCase {
         // The bus answers for the peer that left: NoReply, long before the 20 s timeout.
         XCTAssertEqual(error?.name, DBusError.Name.noReply)
         if case .timedOut? = error { XCTFail("the bus's answer must not look like our own timeout") }
+        XCTAssertLessThan(seconds(since: start), 3)
+    }
+
+    func testPeerProcessKilledMidCallFailsPromptly() async throws {
+        let name = "org.example.Doomed"
+        let owners = try await client.signals(
+            matching: DBusMatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                arguments: [0: name]))
+        let peer = try VanishingPeer(busAddress: bus.address, name: name)
+        defer { peer.kill() }
+        let acquired = try await withTimeoutOrNil(5) { await owners.first { _ in true } }
+        XCTAssertNotNil(acquired, "the peer process did not take its name")
+
+        let client = self.client!
+        let call = Task {
+            try await client.call(
+                destination: name, path: "/", interface: "org.example.Doomed", member: "Vanish",
+                timeout: .seconds(20))
+        }
+        let reached = await peer.waitFor("called", within: 5)
+        XCTAssertTrue(reached, "the call did not reach the peer process")
+        let start = ContinuousClock.now
+        peer.kill()
+        let error = try await failure(of: call)
+        XCTAssertEqual(error?.name, DBusError.Name.noReply)
         XCTAssertLessThan(seconds(since: start), 3)
     }
 

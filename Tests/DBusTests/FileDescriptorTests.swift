@@ -44,6 +44,8 @@ final class FileDescriptorTests: XCTestCase {
         server?.close()
         client?.close()
         bus?.kill()
+        // XCTest keeps every test case object until the run ends; let go of ours now.
+        (server, client, bus) = (nil, nil, nil)
     }
 
     func testSendingADescriptor() async throws {
@@ -99,6 +101,64 @@ final class FileDescriptorTests: XCTestCase {
                 arguments: [.unixFD(wrapped), .string("x")])
         }
         XCTAssertEqual(sendTaken?.name, DBusError.Name.invalidArgs)
+    }
+}
+
+/// Descriptors over a transport that cannot carry them are refused up front, not lost.
+final class FileDescriptorOverTCPTests: XCTestCase {
+    private var bus: TestBus!
+    private var server: DBusConnection!
+    private var client: DBusConnection!
+
+    override func setUp() async throws {
+        bus = try TestBus(tcp: true)
+        server = try await bus.connect()
+        client = try await bus.connect()
+        try server.exportObject(
+            at: "/fd",
+            interfaces: [
+                DBusInterface(
+                    "org.example.Files",
+                    methods: [
+                        DBusMethod("Acquire", out: "h") { _ in
+                            let (readEnd, writeEnd) = try makePipe()
+                            close(readEnd)
+                            return [.unixFD(DBusUnixFD(owning: writeEnd))]
+                        }
+                    ])
+            ])
+    }
+
+    override func tearDown() async throws {
+        server?.close()
+        client?.close()
+        bus?.kill()
+        (server, client, bus) = (nil, nil, nil)
+    }
+
+    func testDescriptorsAreRefusedOnTCP() async throws {
+        XCTAssertFalse(client.canPassFileDescriptors)
+        let (readEnd, writeEnd) = try makePipe()
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let sending = await expectDBusError {
+            try await client.call(
+                destination: server.uniqueName, path: "/fd", interface: "org.example.Files",
+                member: "Acquire",
+                arguments: [.unixFD(DBusUnixFD(borrowing: writeEnd))])
+        }
+        XCTAssertEqual(sending?.name, DBusError.Name.invalidArgs)
+        let start = ContinuousClock.now
+        let receiving = await expectDBusError {
+            try await client.call(
+                destination: server.uniqueName, path: "/fd", interface: "org.example.Files",
+                member: "Acquire",
+                timeout: .seconds(20))
+        }
+        XCTAssertEqual(receiving?.name, DBusError.Name.failed)
+        XCTAssertLessThan(seconds(since: start), 3)
     }
 }
 

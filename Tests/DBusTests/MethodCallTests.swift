@@ -49,6 +49,8 @@ final class MethodCallTests: XCTestCase {
         server?.close()
         client?.close()
         bus?.kill()
+        // XCTest keeps every test case object until the run ends; let go of ours now.
+        (server, client, bus) = (nil, nil, nil)
     }
 
     private func callTest(

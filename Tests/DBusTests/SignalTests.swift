@@ -16,6 +16,7 @@ final class SignalTests: XCTestCase {
         emitter?.close()
         listener?.close()
         bus?.kill()
+        (emitter, listener, bus) = (nil, nil, nil)
     }
 
     private func emit(

@@ -41,7 +41,8 @@ final class Inbox<Element: Sendable>: Sendable {
         continuation.yield(element)
     }
 
-    /// The next element, or nil when none comes within `seconds`.
+    /// The next element, or nil when none comes within `seconds`. A timeout cancels the
+    /// waiting iterator, which ends the stream: later elements are dropped.
     func next(within seconds: Double) async -> Element? {
         let stream = self.stream
         return try? await withTimeoutOrNil(seconds) {

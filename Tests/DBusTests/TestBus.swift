@@ -8,13 +8,14 @@ final class TestBus: @unchecked Sendable {
     private let process: Process
     private let directory: URL
 
-    /// Starts the daemon and waits (at most 10 s) for it to print its address.
-    init() throws {
+    /// Starts the daemon and waits (at most 10 s) for it to print its address. With `tcp` it
+    /// listens on 127.0.0.1 instead of a UNIX socket (so descriptors cannot be passed).
+    init(tcp: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "dbus-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        try Self.configuration(socketDirectory: directory.path).write(
+        try Self.configuration(socketDirectory: directory.path, tcp: tcp).write(
             to: config, atomically: true, encoding: .utf8)
 
         let output = Pipe()
@@ -66,24 +67,28 @@ final class TestBus: @unchecked Sendable {
         try await DBusConnection.connect(to: .address(address))
     }
 
-    /// A session-style bus that lets any local connection own names and pass fds.
-    private static func configuration(socketDirectory: String) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:dir=\(socketDirectory)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-          <limit name="max_replies_per_connection">50000</limit>
-          <limit name="max_incoming_unix_fds">2048</limit>
-        </busconfig>
-        """
+    /// A session-style bus that lets any local connection own names (and pass fds over UNIX sockets).
+    private static func configuration(socketDirectory: String, tcp: Bool) -> String {
+        // Over TCP there are no peer credentials, so EXTERNAL cannot work: allow ANONYMOUS.
+        let transport =
+            tcp
+            ? "<listen>tcp:host=127.0.0.1,bind=127.0.0.1,port=0</listen><auth>ANONYMOUS</auth><allow_anonymous/>"
+            : "<listen>unix:dir=\(socketDirectory)</listen><auth>EXTERNAL</auth>"
+        return """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              \(transport)
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+              <limit name="max_replies_per_connection">50000</limit>
+              <limit name="max_incoming_unix_fds">2048</limit>
+            </busconfig>
+            """
     }
 }
 

@@ -17,6 +17,8 @@ final class ValueRoundTripTests: XCTestCase {
         server?.close()
         client?.close()
         bus?.kill()
+        // XCTest keeps every test case object until the run ends; let go of ours now.
+        (server, client, bus) = (nil, nil, nil)
     }
 
     private func assertRoundTrip(_ value: DBusValue, file: StaticString = #filePath, line: UInt = #line)

@@ -1,6 +1,12 @@
 import CDBus
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Which bus to connect to.
 public enum DBusBus: Sendable, Hashable {
     /// The system bus (bluetoothd's); `DBUS_SYSTEM_BUS_ADDRESS` overrides its address.
@@ -115,12 +121,15 @@ public final class DBusConnection: Sendable {
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         var connection: OpaquePointer?
+        // libdbus reads the bus address variables once per process and caches them; reading
+        // them here on every connect lets tests point each connection at their own daemon.
+        let address: String?
         switch bus {
-        case .system:
-            connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
-        case .session:
-            connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
-        case .address(let address):
+        case .system: address = environment("DBUS_SYSTEM_BUS_ADDRESS")
+        case .session: address = environment("DBUS_SESSION_BUS_ADDRESS")
+        case .address(let given): address = given
+        }
+        if let address {
             connection = dbus_connection_open_private(address, &error)
             if let opened = connection {
                 // A private bus connection must say Hello before it has a name.
@@ -131,16 +140,25 @@ public final class DBusConnection: Sendable {
                     connection = nil
                 }
             }
+        } else {
+            connection = dbus_bus_get_private(bus == .system ? DBUS_BUS_SYSTEM : DBUS_BUS_SESSION, &error)
         }
         guard let connection else {
             let name = error.name.map { String(cString: $0) } ?? DBusError.Name.failed
-            let message = error.message.map { String(cString: $0) } ?? "could not connect to the bus"
-            throw .connectionFailed(name: name, message: message)
+            let message = error.message.map { String(cString: $0) } ?? "could not connect"
+            let target =
+                address.map { "the bus at \($0)" } ?? "the \(bus == .system ? "system" : "session") bus"
+            throw .connectionFailed(name: name, message: "\(target): \(message)")
         }
         // A lost bus must not end the process (dbus_bus_get* turns this on).
         dbus_connection_set_exit_on_disconnect(connection, 0)
         return connection
     }
+}
+
+private func environment(_ name: String) -> String? {
+    guard let value = getenv(name), value.pointee != 0 else { return nil }
+    return String(cString: value)
 }
 
 /// Whether the connection has ended, and who wants to hear about it.

@@ -18,6 +18,8 @@ final class EventLoop: @unchecked Sendable {
     private struct Jobs {
         var queue: [Job] = []
         var closed = false
+        /// The wake-up pipe is closed as soon as the loop ends, not when the last reference goes.
+        var pipeClosed = false
     }
 
     private let jobs = Mutex(Jobs())
@@ -46,8 +48,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
-        close(wakeFD)
-        close(wakeWriteFD)
+        closePipe()
+    }
+
+    private func closePipe() {
+        jobs.withLock { jobs in
+            guard !jobs.pipeClosed else { return }
+            jobs.pipeClosed = true
+            close(wakeFD)
+            close(wakeWriteFD)
+        }
     }
 
     /// Starts the loop thread, opens the connection there with `open` (which may block), runs
@@ -66,6 +76,7 @@ final class EventLoop: @unchecked Sendable {
                     connection = try open()
                 } catch {
                     loop.jobs.withLock { $0.closed = true }
+                    loop.closePipe()
                     continuation.resume(returning: .failure(error))
                     return
                 }
@@ -131,6 +142,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Call with the jobs lock held and the pipe open.
     private func wake() {
         var one: UInt8 = 1
         _ = write(wakeWriteFD, &one, 1)
@@ -160,7 +172,10 @@ final class EventLoop: @unchecked Sendable {
             EventLoop.from(data).arm(timeout!)
         }
         let wakeup: DBusWakeupMainFunction = { data in
-            EventLoop.from(data).wake()
+            let loop = EventLoop.from(data)
+            loop.jobs.withLock { jobs in
+                if !jobs.pipeClosed { loop.wake() }
+            }
         }
         let release: DBusFreeFunction = { data in
             Unmanaged<EventLoop>.fromOpaque(data!).release()
@@ -281,6 +296,7 @@ final class EventLoop: @unchecked Sendable {
         // functions, which release this loop's self-references.
         dbus_connection_unref(connection)
         self.connection = nil
+        closePipe()
     }
 }
 

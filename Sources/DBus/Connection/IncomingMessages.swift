@@ -55,7 +55,7 @@ final class IncomingMessages: Sendable {
             if let answer = try standard.answer(interface: interface, member: member, call: call) {
                 switch answer {
                 case .reply(let values):
-                    send(reply(to: call, with: .success(values)), on: connection)
+                    send(reply(to: call, with: .success(values)), answering: call, on: connection)
                 case .setProperty(let property, let interfaceName, let value):
                     runSet(property, interface: interfaceName, path: path, value: value, call: call)
                 }
@@ -69,7 +69,7 @@ final class IncomingMessages: Sendable {
             }
             runMethod(method, call: call, path: path, interface: interface)
         } catch {
-            send(reply(to: call, with: .failure(error)), on: connection)
+            send(reply(to: call, with: .failure(error)), answering: call, on: connection)
         }
     }
 
@@ -97,11 +97,12 @@ final class IncomingMessages: Sendable {
     }
 
     private func runMethod(_ method: DBusMethod, call: Message, path: String, interface: String?) {
-        let invocation = DBusMethodCall(
-            sender: call.sender, path: path, interface: interface, member: method.name,
-            arguments: call.arguments())
         let loop = self.loop
         Task {
+            // Unmarshalled here rather than on the loop thread, which has other messages to move.
+            let invocation = DBusMethodCall(
+                sender: call.sender, path: path, interface: interface, member: method.name,
+                arguments: call.arguments())
             var result: Result<[DBusValue], DBusError>
             do {
                 result = .success(try await method.handler(invocation))
@@ -118,7 +119,7 @@ final class IncomingMessages: Sendable {
             }
             let message = reply(to: call, with: result)
             loop.enqueue { connection in
-                if let connection { send(message, on: connection) }
+                if let connection { send(message, answering: call, on: connection) }
             }
         }
     }
@@ -148,7 +149,7 @@ final class IncomingMessages: Sendable {
             }
             let message = reply(to: call, with: result)
             loop.enqueue { connection in
-                if let connection { send(message, on: connection) }
+                if let connection { send(message, answering: call, on: connection) }
             }
         }
     }
@@ -174,8 +175,18 @@ private func reply(to call: Message, with result: Result<[DBusValue], DBusError>
     }
 }
 
-private func send(_ message: Message?, on connection: OpaquePointer) {
-    if let message {
-        dbus_connection_send(connection, message.raw, nil)
+/// Sends a reply; one carrying descriptors the connection cannot pass (e.g. TCP) becomes an
+/// error reply, since libdbus would drop it silently and leave the caller to time out.
+private func send(_ message: Message?, answering call: Message, on connection: OpaquePointer) {
+    guard let message else { return }
+    if dbus_message_contains_unix_fds(message.raw) != 0
+        && dbus_connection_can_send_type(connection, TypeCode.unixFD) == 0
+    {
+        let refusal = Message.errorReply(
+            to: call, name: DBusError.Name.failed,
+            message: "the reply carries UNIX file descriptors, which this connection cannot pass")
+        if let refusal { dbus_connection_send(connection, refusal.raw, nil) }
+        return
     }
+    dbus_connection_send(connection, message.raw, nil)
 }

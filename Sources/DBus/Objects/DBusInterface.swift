@@ -6,6 +6,14 @@ public struct DBusMethodCall: Sendable {
     public var interface: String?
     public var member: String
     public var arguments: [DBusValue]
+
+    public init(sender: String?, path: String, interface: String?, member: String, arguments: [DBusValue]) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
 }
 
 /// A method of an exported interface.

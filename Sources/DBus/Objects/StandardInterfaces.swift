@@ -1,7 +1,6 @@
-/// The `org.freedesktop.DBus.*` interfaces every exported object answers: Peer.Ping,
-/// Introspectable, Properties and (on manager roots) ObjectManager.
+/// The `org.freedesktop.DBus.*` interfaces every exported object answers: Introspectable,
+/// Properties and (on manager roots) ObjectManager. libdbus itself answers `Peer`.
 struct StandardInterfaces {
-    static let peer = "org.freedesktop.DBus.Peer"
     static let introspectable = "org.freedesktop.DBus.Introspectable"
     static let properties = "org.freedesktop.DBus.Properties"
     static let objectManager = "org.freedesktop.DBus.ObjectManager"
@@ -18,8 +17,6 @@ struct StandardInterfaces {
     /// The answer to a standard call, or nil when the call is for an exported interface.
     func answer(interface: String?, member: String, call: Message) throws(DBusError) -> Answer? {
         switch (interface, member) {
-        case (Self.peer, "Ping"):
-            return .reply([])
         case (Self.introspectable, "Introspect"):
             guard
                 path == "/" || objects.interfaces(at: path) != nil || !objects.childNames(of: path).isEmpty
@@ -63,7 +60,7 @@ struct StandardInterfaces {
             return .setProperty(property, interface: interfaceName, value: value)
         case (Self.objectManager, "GetManagedObjects") where objects.isManager(path):
             return .reply([objects.managedObjects(below: path)])
-        case (Self.peer, _), (Self.introspectable, _), (Self.properties, _):
+        case (Self.introspectable, _), (Self.properties, _):
             throw .error(
                 name: DBusError.Name.unknownMethod, message: "\(interface ?? "") has no method \(member)")
         default:

@@ -6,14 +6,19 @@ extension DBusConnection {
     /// connection ends.
     ///
     /// A well-known `sender` (e.g. `org.bluez`) is matched against its current owner, which is
-    /// tracked through `NameOwnerChanged`.
-    public func signals(matching rule: DBusMatchRule) async throws -> AsyncStream<DBusSignal> {
+    /// tracked through `NameOwnerChanged`. `bufferingPolicy` bounds what a slow consumer
+    /// accumulates (unbounded by default, so no signal is lost).
+    public func signals(
+        matching rule: DBusMatchRule,
+        bufferingPolicy: AsyncStream<DBusSignal>.Continuation.BufferingPolicy = .unbounded
+    ) async throws -> AsyncStream<DBusSignal> {
         try rule.validate()
         let trackedName = rule.sender.flatMap { Self.isWellKnownName($0) ? $0 : nil }
         if let trackedName {
             try await trackOwner(of: trackedName)
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: DBusSignal.self)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DBusSignal.self, bufferingPolicy: bufferingPolicy)
         guard let id = router.add(rule, continuation) else {
             if let trackedName { untrackOwner(of: trackedName) }
             throw DBusError.disconnected("the D-Bus connection is closed")
