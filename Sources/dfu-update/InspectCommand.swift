@@ -1,7 +1,71 @@
 import ArgumentParser
+import Foundation
+import NordicDFU
 
-/// Placeholder until the package reader lands (issue 2).
+/// `dfu-update inspect PKG [--public-key FILE] [--json]`: reads and checks a package, and describes
+/// its images (docs/cli-contract.md, "inspect").
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "inspect", abstract: "Describe a DFU package.")
+        commandName: "inspect",
+        abstract: "Check a DFU package and describe its images.",
+        discussion: """
+            Reads a .zip made by nrfutil (Secure or Legacy DFU), or a bare .bin/.hex application \
+            (with the .dat of the same name beside it, if any), checks every init packet against \
+            its image, and prints the images in the order they are sent. Exit 65 when the package \
+            is invalid, 66 when the file cannot be read.
+            """)
+
+    @Argument(help: "The package: .zip, or a bare .bin/.hex firmware file.")
+    var package: String
+
+    @Option(
+        name: .customLong("public-key"),
+        help: "Check signatures with this key: PEM, or nrfutil's 128-hex-digit form.")
+    var publicKey: String?
+
+    @Flag(help: "Print one JSON object (docs/cli-contract.md).")
+    var json = false
+
+    func run() async throws {
+        let key: DFUPublicKey?
+        let package: DFUPackage
+        do {
+            key = try publicKey.map(Self.readKey)
+            package = try DFUPackage(contentsOf: URL(fileURLWithPath: self.package))
+        } catch let error as CommandFailure {
+            throw error.report(json: json)
+        } catch let error as DFUPackageError {
+            throw Self.failure(error).report(json: json)
+        }
+        let report = PackageReport(package: package, file: self.package, key: key)
+        if json {
+            Output.line(report.json)
+        } else {
+            Output.line(report.table)
+        }
+    }
+
+    static func failure(_ error: DFUPackageError) -> CommandFailure {
+        CommandFailure(
+            errorClass: error.errorClass, message: error.message,
+            exitCode: error.kind == .fileNotFound ? .fileNotFound : .invalidPackage)
+    }
+
+    private static func readKey(_ path: String) throws -> DFUPublicKey {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure(
+                errorClass: DFUPackageError.Kind.fileNotFound.rawValue,
+                message: "\(path): the public key file cannot be read; check the path and its permissions",
+                exitCode: .fileNotFound)
+        }
+        do {
+            return try DFUPublicKey(text: text)
+        } catch {
+            throw CommandFailure(
+                errorClass: "invalid_public_key",
+                message:
+                    "\(path): \(error); give a PEM public key or nrfutil's hex form (nrfutil keys display)",
+                exitCode: .usage)
+        }
+    }
 }

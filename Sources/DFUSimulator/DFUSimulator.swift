@@ -1,1 +1,0 @@
-// The DFUSimulator module; see docs/architecture.md.

@@ -1,0 +1,90 @@
+import GATT
+import NordicDFU
+
+/// The firmware a simulated device runs right now. Its RAM state is this value; a reset replaces it.
+enum DeviceFirmware: Sendable {
+    case application(ApplicationFirmware)
+    case secureBootloader(SecureBootloader)
+    case legacyBootloader(LegacyBootloader)
+    /// Resetting: nothing runs. Also holds the place while a bootloader value is mutated, so that
+    /// its image buffer stays uniquely referenced and is not copied on every packet.
+    case off
+
+    private static let uuids = DFUUUIDs()
+
+    var isBootloader: Bool {
+        switch self {
+        case .secureBootloader, .legacyBootloader: true
+        case .application, .off: false
+        }
+    }
+
+    var services: [ServiceSpec] {
+        switch self {
+        case .application(let application): application.services
+        case .secureBootloader: GATTLayout.secureBootloader
+        case .legacyBootloader: GATTLayout.legacyBootloader
+        case .off: []
+        }
+    }
+
+    var advertisedServices: [BluetoothUUID] {
+        switch self {
+        case .application(let application): application.advertisedServices
+        case .secureBootloader: [Self.uuids.secureService]
+        case .legacyBootloader: [Self.uuids.legacyService]
+        case .off: []
+        }
+    }
+
+    /// The value of a readable characteristic.
+    func read(_ characteristic: BluetoothUUID, core: DeviceCore) -> [UInt8]? {
+        switch characteristic {
+        case DeviceInformationUUIDs.firmwareRevision: Array(core.firmwareRevision.utf8)
+        case Self.uuids.legacyVersion:
+            if case .legacyBootloader = self {
+                core.configuration.legacyDFUVersion.encoded
+            } else {
+                LegacyDFUVersion(major: 0, minor: 1).encoded
+            }
+        default: nil
+        }
+    }
+
+    mutating func write(
+        _ characteristic: BluetoothUUID, _ bytes: [UInt8], at time: Nanoseconds, core: inout DeviceCore
+    )
+        -> DeviceOutput
+    {
+        switch self {
+        case .application(let application):
+            return application.write(characteristic, bytes, at: time, core: &core)
+        case .secureBootloader(var bootloader):
+            self = .off
+            let output =
+                characteristic == Self.uuids.securePacket
+                ? bootloader.packet(bytes, at: time, core: &core)
+                : bootloader.controlPoint(bytes, at: time, core: &core)
+            self = .secureBootloader(bootloader)
+            return output
+        case .legacyBootloader(var bootloader):
+            self = .off
+            let output =
+                characteristic == Self.uuids.legacyPacket
+                ? bootloader.packet(bytes, at: time, core: &core)
+                : bootloader.controlPoint(bytes, at: time, core: &core)
+            self = .legacyBootloader(bootloader)
+            return output
+        case .off:
+            return .none
+        }
+    }
+
+    /// The link dropped without a reset.
+    mutating func linkDropped() {
+        if case .legacyBootloader(var bootloader) = self {
+            bootloader.linkDropped()
+            self = .legacyBootloader(bootloader)
+        }
+    }
+}

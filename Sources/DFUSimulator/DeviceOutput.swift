@@ -1,0 +1,43 @@
+import GATT
+
+/// A value the device wants to send on a characteristic once it is ready.
+struct PendingNotification: Sendable {
+    var characteristic: BluetoothUUID
+    var value: [UInt8]
+    /// Device time at which the value is ready to go out (flash work may delay it).
+    var readyAt: Nanoseconds
+}
+
+/// Where a device comes back after a reset.
+enum BootTarget: Equatable, Sendable {
+    /// The application when a valid one is installed, else the bootloader.
+    case applicationIfValid
+    /// The bootloader, advertising at the identity address (bond or peer data shared) or at
+    /// address + 1.
+    case bootloader(keepsAddress: Bool)
+}
+
+/// What handling one write makes the device do, besides changing its own state.
+struct DeviceOutput: Sendable {
+    var notifications: [PendingNotification] = []
+    /// The link drops after the notifications went out (a fault, or a reset).
+    var dropsLink = false
+    /// The device resets once `readyAt` (plus `extraDelay`, e.g. copying an image) has passed.
+    var reset: (target: BootTarget, extraDelay: Nanoseconds)?
+
+    static let none = DeviceOutput()
+
+    static func notify(_ characteristic: BluetoothUUID, _ value: [UInt8], at readyAt: Nanoseconds) -> Self {
+        DeviceOutput(notifications: [
+            PendingNotification(characteristic: characteristic, value: value, readyAt: readyAt)
+        ])
+    }
+}
+
+/// Why a write was refused at the ATT level.
+enum WriteRefusal: Error, Equatable {
+    /// ATT 0xFD: notifications or indications were not enabled first.
+    case cccdImproperlyConfigured
+    /// The characteristic does not take this kind of write.
+    case notPermitted
+}

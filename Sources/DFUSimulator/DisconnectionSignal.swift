@@ -1,0 +1,65 @@
+import GATT
+
+/// Fires once, when a link goes down; waiters resume then, or give up after a real-time timeout.
+final class DisconnectionSignal: @unchecked Sendable {
+    private struct State {
+        var isFired = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
+
+    var isFired: Bool { state.withLock { $0.isFired } }
+
+    func fire() {
+        let waiters = state.withLock { state in
+            state.isFired = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once fired; throws `GATTError.timeout` when `timeout` (real time) passes first.
+    func wait(timeout: Duration) async throws {
+        if isFired { return }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.waitUntilFired()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let fired = try await group.next() ?? false
+            group.cancelAll()
+            guard fired || isFired else {
+                let seconds =
+                    Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                throw GATTError.timeout(operation: "the simulated device to disconnect", seconds: seconds)
+            }
+        }
+    }
+
+    private func waitUntilFired() async {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state in
+                    if state.isFired || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import GATT
+import NordicDFU
+
+/// Everything that makes one simulated device: the `--sim-*` options of the CLI contract and the
+/// `simulate` object of a fleet inventory.
+public struct SimulatedDeviceConfiguration: Sendable {
+    /// What runs when the simulation starts (`--simulate`).
+    public var kind: SimulatedDeviceKind
+    /// The address the device advertises at when the simulation starts. A device that starts in
+    /// its bootloader (`secure`, `legacy`) was entered without bond data, so its application's
+    /// own address is this one minus 1 (protocol doc §0.4).
+    public var address: BluetoothAddress
+    /// The name the application advertises.
+    public var name: String
+    /// The Legacy bootloader's DFU version, 0.5 … 0.8.
+    public var legacyDFUVersion: LegacyDFUVersion
+    /// The Firmware Revision String the application reports; as x.y.z it is also the application
+    /// version (x·10000 + y·100 + z) the Secure bootloader checks downgrades against.
+    public var firmwareVersion: String
+    /// The hw_version the Secure bootloader accepts.
+    public var hardwareVersion: UInt32
+    /// FWID of the SoftDevice the device holds, checked against `sd_req`.
+    public var softDeviceID: UInt16
+    /// When set, the Secure bootloader requires init packets signed by this key
+    /// (`DFUPublicKey(contentsOf:)` reads `--sim-public-key FILE`). When nil, signatures are not
+    /// checked.
+    public var publicKey: DFUPublicKey?
+    /// The ATT MTU the device offers.
+    public var mtu: Int
+    /// Faults to inject (`--sim-fault`).
+    public var faults: [SimulatedFault]
+    /// The link and flash model's parameters.
+    public var timing: SimulationTiming
+    /// The Secure bootloader's maximum init command size (Select response): 512 (SDK 15.3+) or
+    /// 256 (older SDKs).
+    public var commandObjectMaximumSize: Int
+    /// Legacy device type / revision in UICR; nil means erased UICR (any value accepted).
+    public var legacyDeviceType: UInt16?
+    public var legacyDeviceRevision: UInt16?
+
+    /// A device of `kind` with the contract's defaults for everything else.
+    public init(
+        kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
+        name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
+        firmwareVersion: String = "1.0.0", hardwareVersion: UInt32 = 52, softDeviceID: UInt16 = 0xB6,
+        publicKey: DFUPublicKey? = nil, mtu: Int = 247, faults: [SimulatedFault] = [],
+        timing: SimulationTiming = SimulationTiming(), commandObjectMaximumSize: Int = 512,
+        legacyDeviceType: UInt16? = nil, legacyDeviceRevision: UInt16? = nil
+    ) {
+        self.kind = kind
+        self.address = address
+        self.name = name
+        self.legacyDFUVersion = legacyDFUVersion
+        self.firmwareVersion = firmwareVersion
+        self.hardwareVersion = hardwareVersion
+        self.softDeviceID = softDeviceID
+        self.publicKey = publicKey
+        self.mtu = mtu
+        self.faults = faults
+        self.timing = timing
+        self.commandObjectMaximumSize = commandObjectMaximumSize
+        self.legacyDeviceType = legacyDeviceType
+        self.legacyDeviceRevision = legacyDeviceRevision
+    }
+
+    /// Checks the values a user can get wrong; throws with a message naming the option.
+    public func validate() throws(SimulatorConfigurationError) {
+        guard (23...517).contains(mtu) else {
+            throw SimulatorConfigurationError("--sim-mtu \(mtu) is outside 23…517")
+        }
+        guard legacyDFUVersion.major == 0, (5...8).contains(legacyDFUVersion.minor) else {
+            throw SimulatorConfigurationError("--sim-dfu-version \(legacyDFUVersion) is not 0.5 … 0.8")
+        }
+        guard timing.connectionInterval > .zero, timing.packetsPerEvent >= 1, timing.flashQueueDepth >= 1,
+            timing.pageSize > 0, timing.singleSlotPayload > 0
+        else {
+            throw SimulatorConfigurationError(
+                "the simulation timing needs a positive connection interval, page size and slot size, and at least one packet per event and one flash buffer"
+            )
+        }
+        guard (1...4096).contains(commandObjectMaximumSize) else {
+            throw SimulatorConfigurationError("command object maximum size \(commandObjectMaximumSize)")
+        }
+    }
+
+    /// Parses `--sim-dfu-version`: `0.5` … `0.8`.
+    public static func parseLegacyDFUVersion(_ text: String) throws(SimulatorConfigurationError)
+        -> LegacyDFUVersion
+    {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = UInt8(parts[0]), let minor = UInt8(parts[1]), major == 0,
+            (5...8).contains(minor)
+        else { throw SimulatorConfigurationError("--sim-dfu-version '\(text)': use 0.5, 0.6, 0.7 or 0.8") }
+        return LegacyDFUVersion(major: major, minor: minor)
+    }
+
+    /// Parses a decimal or `0x` hexadecimal number (`--sim-hw-version`, `--sim-sd-id`).
+    public static func parseInteger<T: FixedWidthInteger>(_ text: String, as _: T.Type = T.self)
+        throws(SimulatorConfigurationError) -> T
+    {
+        let lower = text.lowercased()
+        let value = lower.hasPrefix("0x") ? T(lower.dropFirst(2), radix: 16) : T(lower)
+        guard let value else { throw SimulatorConfigurationError("'\(text)' is not a number in range") }
+        return value
+    }
+}
+
+/// nrfutil's version convention: x.y.z ↔ x·10000 + y·100 + z.
+enum VersionString {
+    /// The integer of `x.y.z` (each part 0…99 except x); nil when the string is not of that form.
+    static func integer(_ text: String) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { UInt32($0) }
+        guard parts.count == 3, let x = parts[0], let y = parts[1], let z = parts[2], y < 100, z < 100,
+            x < 429_496
+        else { return nil }
+        return x * 10000 + y * 100 + z
+    }
+
+    /// `x.y.z` of an integer version.
+    static func string(_ value: UInt32) -> String { "\(value / 10000).\(value / 100 % 100).\(value % 100)" }
+}

@@ -1,0 +1,53 @@
+/// The link and flash model's parameters. The defaults and their sources are in
+/// docs/simulator.md.
+public struct SimulationTiming: Hashable, Sendable {
+    /// BLE connection interval: the link runs in connection events this far apart.
+    public var connectionInterval: Duration = .milliseconds(15)
+    /// Link-layer packets the central can send in one connection event.
+    public var packetsPerEvent = 6
+    /// ATT payloads longer than this take two link-layer packets (251-byte data length).
+    public var singleSlotPayload = 244
+    /// Flash page size; data objects are erased page by page.
+    public var pageSize = 4096
+    /// Time to erase one flash page.
+    public var pageErase: Duration = .milliseconds(85)
+    /// Time to write one 32-bit word.
+    public var wordWrite: Duration = .microseconds(41)
+    /// Received data packets that may wait for flash at once; more are dropped without an error.
+    public var flashQueueDepth = 8
+    /// Time to hash (SHA-256) one KiB of image on the device when validating it.
+    public var hashPerKiB: Duration = .microseconds(500)
+    /// From the connect request to a connected, discovered link.
+    public var connectionSetup: Duration = .milliseconds(90)
+    /// From a reset (after any image copy) until the device advertises again.
+    public var bootTime: Duration = .milliseconds(300)
+
+    public init() {}
+
+    /// Link-layer packets an ATT payload of `length` bytes occupies.
+    public func slots(forPayload length: Int) -> Int { length > singleSlotPayload ? 2 : 1 }
+
+    /// Packets of `payload` bytes that fit in one connection event.
+    public func packetsPerEvent(payload: Int) -> Int { max(1, packetsPerEvent / slots(forPayload: payload)) }
+
+    /// Flash time to write `byteCount` bytes (whole words).
+    public func writeTime(bytes byteCount: Int) -> Duration { wordWrite * ((byteCount + 3) / 4) }
+
+    /// Flash time to erase the pages that hold `byteCount` bytes.
+    public func eraseTime(bytes byteCount: Int) -> Duration {
+        pageErase * ((byteCount + pageSize - 1) / pageSize)
+    }
+
+    /// Device time to SHA-256 `byteCount` bytes.
+    public func hashTime(bytes byteCount: Int) -> Duration { hashPerKiB * byteCount / 1024 }
+
+    /// Time for the bootloader to copy an image of `byteCount` bytes into place (dual bank):
+    /// erase the destination pages and write every word.
+    public func activationTime(bytes byteCount: Int) -> Duration {
+        eraseTime(bytes: byteCount) + writeTime(bytes: byteCount)
+    }
+
+    /// Storing the bootloader settings page (after an init command is accepted): one erase and
+    /// a 1 KiB write.
+    public var settingsWrite: Duration { pageErase + writeTime(bytes: 1024) }
+}

@@ -1,0 +1,100 @@
+import GATT
+
+/// A connected device, its services and what it offers for DFU.
+struct DFUConnection {
+    let peripheral: any GATTPeripheral
+    let services: [GATTService]
+    let mode: DeviceMode
+
+    var address: String { peripheral.address }
+}
+
+extension UpdateSession {
+    /// Connects (several attempts, each bounded by the connect timeout), resolves services and
+    /// detects the DFU mode.
+    func connect(_ target: DeviceIdentifier) async throws -> DFUConnection {
+        var lastError: any Error = GATTError.connectionFailed(
+            device: target.description, reason: "no attempt made")
+        for attempt in 1...max(1, options.connectionAttempts) {
+            try await controller.checkpoint()
+            do {
+                let peripheral = try await central.connect(target, timeout: options.connectTimeout)
+                return try await inspect(peripheral)
+            } catch let error as GATTError {
+                if case .bluetoothUnavailable = error { throw mapped(error, during: .bluetoothDisabled) }
+                lastError = error
+                log(.warning, "connection attempt \(attempt) to \(target) failed: \(error)")
+            }
+        }
+        throw failure(.failedToConnect, "could not connect to \(target): \(lastError)")
+    }
+
+    private func inspect(_ peripheral: any GATTPeripheral) async throws -> DFUConnection {
+        do {
+            let services = try await peripheral.services()
+            guard
+                let mode = try await DeviceMode.detect(
+                    in: services, options: options, timeout: options.notificationTimeout)
+            else {
+                await peripheral.disconnect()
+                throw failure(
+                    .deviceNotSupported, "\(peripheral.address) offers neither Secure nor Legacy DFU")
+            }
+            log(.info, "connected to \(peripheral.address): \(mode.summary)")
+            return DFUConnection(peripheral: peripheral, services: services, mode: mode)
+        } catch is LegacyVersionUnreadable {
+            await peripheral.disconnect()
+            throw failure(.readingVersionFailed, "the Legacy DFU Version characteristic is not 2 bytes long")
+        } catch let error as GATTError {
+            await peripheral.disconnect()
+            if case .disconnected = error { throw error }
+            throw failure(.serviceDiscoveryFailed, "\(error)")
+        }
+    }
+
+    /// Finds the device again after it rebooted (into its bootloader, or between parts) and
+    /// connects. `candidates` are the addresses it may advertise at, in order of preference.
+    func reconnect(candidates: [BluetoothAddress], name: String?) async throws -> DFUConnection {
+        let deadline = ContinuousClock.now + options.bootloaderScanTimeout
+        var lastError: (any Error)?
+        while ContinuousClock.now < deadline {
+            try await controller.checkpoint()
+            let remaining = deadline - ContinuousClock.now
+            guard
+                let address = try await BootloaderLocator.find(
+                    in: central, candidates: candidates, name: name, timeout: remaining)
+            else { break }
+            do {
+                return try await connect(.address(address))
+            } catch let failure as DFUFailure where failure.error == .failedToConnect {
+                lastError = failure
+            }
+        }
+        let places = candidates.map(\.description) + (name.map { ["name \($0)"] } ?? [])
+        throw failure(
+            .failedToConnect,
+            "the device did not come back at \(places.joined(separator: " or ")) within "
+                + "\(options.bootloaderScanTimeout.seconds) s" + (lastError.map { " (\($0))" } ?? ""))
+    }
+}
+
+/// Scans for a rebooted device by address or advertised name.
+enum BootloaderLocator {
+    /// The address of the first advertisement from one of `candidates` or named `name`; `nil`
+    /// when none appeared within `timeout`.
+    static func find(
+        in central: any GATTCentral, candidates: [BluetoothAddress], name: String?, timeout: Duration
+    ) async throws -> String? {
+        let wanted = Set(candidates.map(\.description))
+        do {
+            for try await advertisement in central.scan(ScanFilter(), timeout: timeout) {
+                if wanted.contains(advertisement.address) { return advertisement.address }
+                if let name, advertisement.name == name { return advertisement.address }
+            }
+        } catch let error as GATTError {
+            if case .timeout = error { return nil }
+            throw error
+        }
+        return nil
+    }
+}

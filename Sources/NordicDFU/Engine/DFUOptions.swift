@@ -1,0 +1,83 @@
+import GATT
+
+/// How an update runs. The defaults suit a stock nRF5 SDK 12–17 (secure) or SDK 7–11 (legacy)
+/// device; docs/engine.md says why each default is what it is.
+public struct DFUOptions: Sendable {
+    /// Packet receipt notifications every N packets; 0 turns them off. `nil` chooses per
+    /// protocol: 0 for Secure DFU (write-without-response flow control paces the sender, and
+    /// every object is checksummed before it is executed), 10 for Legacy DFU (the SDK 11
+    /// bootloader is overrun without them and can only report it at the very end).
+    public var packetReceiptNotifications: UInt16?
+    /// The largest packet written to the packet characteristic. The engine uses the link's
+    /// maximum write-without-response length, rounded down to a multiple of 4 (Secure) or fixed
+    /// at 20 (Legacy), and never more than this.
+    public var maximumPacketSize: Int = 512
+    /// Update even when the device already runs the packaged version.
+    public var force = false
+    /// The package's version as the user states it (`x.y.z` or an integer); overrides the version
+    /// in the init packet.
+    public var packageVersion: String?
+    /// Where the application reports its version; default: Firmware Revision String (0x2A26).
+    public var versionCharacteristic: BluetoothUUID = DeviceInformationUUIDs.firmwareRevision
+    /// Bound on each connection attempt (real time).
+    public var connectTimeout: Duration = .seconds(10)
+    /// Bound on answers that need flash work: Start DFU, Create, Execute, Validate (real time).
+    public var responseTimeout: Duration = .seconds(20)
+    /// Bound on quick answers and packet receipt notifications: Select, Set PRN, Calculate
+    /// Checksum (real time). A lost packet receipt notification costs this much before the
+    /// engine asks for the checksum itself.
+    public var notificationTimeout: Duration = .seconds(5)
+    /// Bound on finding the bootloader after the device rebooted (real time).
+    public var bootloaderScanTimeout: Duration = .seconds(10)
+    /// Connection attempts per connect before giving up.
+    public var connectionAttempts = 3
+    /// Reconnections after a lost link during one part: Secure DFU resumes from what the device
+    /// holds, Legacy DFU restarts the part.
+    public var retries = 3
+    /// Wait after creating the first data object of a connection (on link time), while the
+    /// bootloader erases flash.
+    public var firstDataObjectDelay: Duration = .zero
+    /// Wait after creating every data object (on link time), while the bootloader erases the
+    /// object's flash page. 70 ms: an nRF52 page erase takes up to 85 ms from the Create request,
+    /// the answer to Create comes a connection event later, and the bootloader's packet buffers
+    /// hold the first packets that arrive before the erase ends. When an object still arrives
+    /// incomplete, the engine waits longer from then on (see docs/engine.md).
+    public var dataObjectPreparationDelay: Duration = .milliseconds(70)
+    /// The name the Secure bootloader advertises after a buttonless jump without bonds.
+    public var alternativeAdvertisingName: AlternativeAdvertisingName = .random
+    /// Where to look for the bootloader after a jump or a reboot between parts.
+    public var bootloaderLocation: BootloaderLocation = .automatic
+    /// Accept SDK 12's experimental buttonless service (it has no authentication).
+    public var enableExperimentalButtonless = false
+    /// Secure DFU: always start from zero instead of resuming what the device holds.
+    public var disableResume = false
+    /// Legacy DFU without a DFU Version characteristic: treat the device as a bootloader.
+    public var forceBootloaderMode = false
+    /// Services and characteristics, for devices built with custom UUIDs.
+    public var uuids = DFUUUIDs()
+
+    public init() {}
+
+    /// What the bootloader is told to advertise as, before a buttonless jump without bonds.
+    public enum AlternativeAdvertisingName: Sendable, Equatable {
+        /// Do not set a name; the bootloader advertises its default (`DfuTarg`).
+        case disabled
+        /// `Dfu` followed by five random digits, so that the bootloader is found among others.
+        case random
+        /// This name, cut to 20 bytes of UTF-8.
+        case name(String)
+    }
+
+    /// Where the bootloader advertises after it starts.
+    public enum BootloaderLocation: Sendable, Equatable {
+        /// The device's address, its address + 1 (protocol doc §0.4) or the advertising name set
+        /// before the jump, whichever appears.
+        case automatic
+        /// The device's own address (bonded or legacy bootloaders).
+        case sameAddress
+        /// Address + 1 (bootloaders without bond information).
+        case incrementedAddress
+        /// A device advertising this name.
+        case name(String)
+    }
+}

@@ -1,0 +1,89 @@
+import GATT
+
+/// The state one update shares between its steps: where events go, the options, the counters of
+/// the result. Used only by the task that runs the update.
+final class UpdateSession {
+    let central: any GATTCentral
+    let device: DeviceIdentifier
+    let options: DFUOptions
+    let controller: DFUController
+    private let events: AsyncStream<DFUEvent>.Continuation
+    let startTime: Duration
+
+    /// Firmware bytes written to packet characteristics, resent bytes included.
+    let firmwareBytesWritten = Locked(0)
+    var bytesSent: Int { firmwareBytesWritten.withLock { $0 } }
+    /// Reconnections and part restarts.
+    var retries = 0
+    /// See `DFUResult.transferDurations`.
+    var transferDurations: [Duration] = []
+    /// The device's own (application) address, once known.
+    var applicationAddress: BluetoothAddress?
+    /// A data object preparation delay learned from packets lost while flash was erased.
+    var learnedPreparationDelay: Duration = .zero
+    /// The name the bootloader was asked to advertise, if any.
+    var bootloaderName: String?
+    private var lastState: DFUState?
+
+    init(
+        central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, controller: DFUController,
+        events: AsyncStream<DFUEvent>.Continuation
+    ) {
+        self.central = central
+        self.device = device
+        self.options = options
+        self.controller = controller
+        self.events = events
+        self.startTime = central.linkTime.now()
+    }
+
+    /// The device as the user named it, for messages.
+    var deviceName: String { device.description }
+
+    var linkTime: any LinkTime { central.linkTime }
+
+    func emit(_ event: DFUEvent) { events.yield(event) }
+
+    /// Reports a state once, however often it is entered in a row.
+    func state(_ state: DFUState) {
+        guard state != lastState else { return }
+        lastState = state
+        emit(.state(state))
+    }
+
+    func log(_ level: DFULogLevel, _ message: String) { emit(.log(level, message)) }
+
+    func failure(_ error: DFUError, _ detail: String) -> DFUFailure {
+        DFUFailure(error, device: deviceName, detail: detail)
+    }
+
+    /// Ends the event stream with the result.
+    func finish(_ outcome: DFUResult.Outcome) {
+        let result = DFUResult(
+            outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries,
+            transferDurations: transferDurations)
+        events.yield(.result(result))
+        events.finish()
+    }
+}
+
+extension UpdateSession {
+    /// Maps a transport error to the `DFUError` of the step that failed. `DFUFailure`s and
+    /// cancellation pass through unchanged.
+    func mapped(_ error: any Error, during step: DFUError) -> any Error {
+        if error is DFUFailure || error is CancellationError { return error }
+        guard let gattError = error as? GATTError else {
+            return failure(step, "\(error)")
+        }
+        switch gattError {
+        case .bluetoothUnavailable(let reason): return failure(.bluetoothDisabled, reason)
+        case .disconnected: return failure(.deviceDisconnected, gattError.description)
+        case .connectionFailed: return failure(.failedToConnect, gattError.description)
+        case .timeout:
+            return failure(
+                step == .failedToConnect ? step : .receivingNotificationFailed, gattError.description)
+        case .attributeNotFound: return failure(.serviceDiscoveryFailed, gattError.description)
+        case .operationFailed: return failure(step, gattError.description)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The NordicDFU library; see docs/architecture.md.

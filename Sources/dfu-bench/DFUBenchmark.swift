@@ -1,0 +1,163 @@
+import ArgumentParser
+import DFUSimulator
+import Foundation
+import GATT
+import NordicDFU
+
+/// `dfu-bench dfu`: the engine's throughput against the simulator, next to the best the
+/// simulator's link and flash model allows for the same configuration, and next to the Nordic
+/// mobile libraries' defaults on the same model.
+struct DFUBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dfu",
+        abstract: "Secure DFU throughput on the simulated device, against the model's bound.",
+        discussion: """
+            Prints one JSON line per case: image size, MTU, PRN, options (default or \
+            nordic_mobile: 20-byte packets, PRN 12, 400 ms first-object delay), achieved and \
+            bound bytes per second on virtual link time, and their ratio; then one line with the \
+            ratios of the run. Throughput counts from the first control point request to the \
+            final Execute answer, as the bound does.
+            """)
+
+    /// 100 KiB, and 900 KiB: the largest image the simulated nRF52840's bank holds (a 1 MiB
+    /// application does not fit in 1 MiB of flash beside the SoftDevice and bootloader, and the
+    /// simulated bootloader refuses it with Insufficient space, as a real one would).
+    @Option(help: "Image sizes in bytes.")
+    var sizes: [Int] = [100 * 1024, 900 * 1024]
+
+    @Option(help: "ATT MTUs.")
+    var mtus: [Int] = [23, 247, 517]
+
+    @Option(help: "Packet receipt notification intervals.")
+    var prns: [UInt16] = [0, 12]
+
+    @Option(help: "Also run the default options with these data object preparation delays (ms).")
+    var prepareDelays: [Int] = []
+
+    struct Case {
+        var size: Int
+        var mtu: Int
+        var prn: UInt16
+        var label: String
+        var options: DFUOptions
+    }
+
+    func run() async throws {
+        var achievedByLabel: [String: [String: Double]] = [:]
+        for size in sizes {
+            let package = try Self.package(size: size)
+            for mtu in mtus {
+                var cases: [Case] = prns.map { prn in
+                    var options = DFUOptions()
+                    options.packetReceiptNotifications = prn
+                    return Case(size: size, mtu: mtu, prn: prn, label: "default", options: options)
+                }
+                for delay in prepareDelays {
+                    var options = DFUOptions()
+                    options.packetReceiptNotifications = 0
+                    options.dataObjectPreparationDelay = .milliseconds(delay)
+                    cases.append(
+                        Case(size: size, mtu: mtu, prn: 0, label: "delay_\(delay)ms", options: options))
+                }
+                cases.append(
+                    Case(size: size, mtu: mtu, prn: 12, label: "nordic_mobile", options: Self.nordicMobile))
+                for benchCase in cases {
+                    let achieved: Double
+                    do {
+                        achieved = try await Self.measure(package, benchCase)
+                    } catch {
+                        print(
+                            "{\"benchmark\":\"dfu\",\"image_bytes\":\(size),\"mtu\":\(mtu),\"prn\":\(benchCase.prn),"
+                                + "\"options\":\"\(benchCase.label)\",\"error\":\"\(error)\"}")
+                        continue
+                    }
+                    let bound = Self.bound(package, benchCase)
+                    achievedByLabel["\(size)/\(mtu)", default: [:]]["\(benchCase.label)/\(benchCase.prn)"] =
+                        achieved
+                    let line: [(String, String)] = [
+                        ("benchmark", "\"dfu\""), ("image_bytes", "\(size)"), ("mtu", "\(mtu)"),
+                        ("prn", "\(benchCase.prn)"), ("options", "\"\(benchCase.label)\""),
+                        ("packet_bytes", "\(Self.payload(benchCase))"),
+                        ("achieved_bytes_per_second", Self.format(achieved)),
+                        ("bound_bytes_per_second", Self.format(bound)),
+                        ("ratio", Self.format(achieved / bound)),
+                    ]
+                    print("{" + line.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+                }
+            }
+        }
+        for (key, values) in achievedByLabel.sorted(by: { $0.key < $1.key }) {
+            if let ours = values["default/0"], let nordic = values["nordic_mobile/12"] {
+                let parts = key.split(separator: "/")
+                print(
+                    "{\"ratio\":\"default_prn0/nordic_mobile\",\"image_bytes\":\(parts[0]),\"mtu\":\(parts[1]),"
+                        + "\"value\":\(Self.format(ours / nordic))}")
+            }
+        }
+    }
+
+    /// The iOS library's defaults: 20-byte packets, PRN 12, 400 ms after the first data object.
+    static var nordicMobile: DFUOptions {
+        var options = DFUOptions()
+        options.maximumPacketSize = 20
+        options.packetReceiptNotifications = 12
+        options.firstDataObjectDelay = .milliseconds(400)
+        options.dataObjectPreparationDelay = .zero
+        return options
+    }
+
+    static func package(size: Int) throws -> DFUPackage {
+        var generator = SplitMix64(seed: UInt64(size))
+        let firmware = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        return try DFUPackage.unsignedSecureApplication(
+            firmware: firmware, version: 20000, name: "bench-\(size).bin")
+    }
+
+    static func payload(_ benchCase: Case) -> Int {
+        min(benchCase.mtu - 3, benchCase.options.maximumPacketSize) & ~3
+    }
+
+    /// Image bytes per second of virtual link time, from the first request to the final answer.
+    static func measure(_ package: DFUPackage, _ benchCase: Case) async throws -> Double {
+        var configuration = SimulatedDeviceConfiguration(kind: .secure)
+        configuration.mtu = benchCase.mtu
+        let central = try SimulatedCentral(devices: [configuration])
+        let updater = DFUUpdater(
+            package: package, central: central, device: .address(configuration.address.description),
+            options: benchCase.options)
+        let result = await updater.run()
+        guard result.outcome == .completed, let duration = result.transferDurations.first else {
+            throw ValidationError(
+                "the update did not complete: \(result.failure?.message ?? result.identifier)")
+        }
+        return Double(package.images[0].firmware.count) / duration.secondsValue
+    }
+
+    static func bound(_ package: DFUPackage, _ benchCase: Case) -> Double {
+        let image = package.images[0]
+        let transfer = TransferConfiguration(
+            dfuProtocol: .secure, imageSize: image.firmware.count,
+            initPacketSize: image.initPacket?.count ?? 0,
+            payloadSize: payload(benchCase), packetReceiptNotifications: Int(benchCase.prn))
+        return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).secondsValue
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+private struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A small deterministic generator, so that every run sends the same images.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

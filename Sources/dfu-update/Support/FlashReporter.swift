@@ -1,0 +1,156 @@
+import Foundation
+import NordicDFU
+
+/// Prints an update's events: JSON Lines on stdout (`--json`), or for a person on stderr — a
+/// progress bar redrawn in place on a terminal, plain lines otherwise.
+final class FlashReporter: @unchecked Sendable {
+    private let device: String
+    private let json: Bool
+    private let verbose: Bool
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private var barShown = false
+    private var lastPlainPercent = -1
+
+    init(device: String, json: Bool, verbose: Bool) {
+        self.device = device
+        self.json = json
+        self.verbose = verbose
+    }
+
+    func report(_ event: DFUEvent) {
+        if json {
+            if let line = jsonLine(event) { Output.line(line) }
+        } else {
+            human(event)
+        }
+    }
+
+    /// The contract's `simulator` event.
+    func simulator(_ members: [(String, JSONValue)]) {
+        guard json else { return }
+        Output.line(.object([("event", .string("simulator")), ("device", .string(device))] + members))
+    }
+
+    // MARK: JSON Lines
+
+    private func jsonLine(_ event: DFUEvent) -> JSONValue? {
+        let head: [(String, JSONValue)] = [("device", .string(device))]
+        switch event {
+        case .state(let state):
+            return .object([("event", .string("state"))] + head + [("state", .string(state.identifier))])
+        case .version(let check):
+            return .object(
+                [("event", .string("version"))] + head + [
+                    ("installed", .optional(check.installed)), ("package", .optional(check.package)),
+                    ("decision", .string(check.decision.rawValue)),
+                ])
+        case .progress(let progress):
+            return .object(
+                [("event", .string("progress"))] + head + [
+                    ("part", .int(progress.part)), ("total_parts", .int(progress.totalParts)),
+                    ("percent", .int(progress.percent)), ("bytes_sent", .int(progress.bytesSent)),
+                    ("part_bytes", .int(progress.partBytes)),
+                    ("speed_bytes_per_second", .double(progress.currentSpeedBytesPerSecond)),
+                    ("avg_speed_bytes_per_second", .double(progress.averageSpeedBytesPerSecond)),
+                ])
+        case .log:
+            return nil
+        case .result(let result):
+            let error: JSONValue =
+                result.failure.map { failure in
+                    .object([
+                        ("code", .int(failure.error.rawValue)), ("name", .string(failure.error.name)),
+                        ("message", .string(failure.message)),
+                    ])
+                } ?? .null
+            return .object(
+                [("event", .string("result"))] + head + [
+                    ("result", .string(result.identifier)), ("error", error),
+                    ("bytes_sent", .int(result.bytesSent)),
+                    ("duration_seconds", .double(result.duration.secondsValue)),
+                    ("retries", .int(result.retries)),
+                ])
+        }
+    }
+
+    // MARK: Human output
+
+    private func human(_ event: DFUEvent) {
+        switch event {
+        case .state(let state):
+            // Uploading shows as the progress bar, and the result line follows Completed.
+            guard state != .uploading, state != .completed, state != .aborted else { return }
+            line("\(state)…")
+        case .version(let check):
+            let installed = check.installed ?? "unknown"
+            let packaged = check.package ?? "unknown"
+            let decision =
+                switch check.decision {
+                case .update: "updating"
+                case .skip: "up to date, skipping (use --force to update anyway)"
+                case .forced: "up to date, updating anyway (--force)"
+                case .unknown: "cannot compare, updating"
+                }
+            line("installed \(installed), package \(packaged): \(decision)")
+        case .progress(let progress):
+            progressLine(progress)
+        case .log(let level, let message):
+            if level >= .warning || verbose { line("\(level >= .warning ? "warning: " : "")\(message)") }
+        case .result(let result):
+            let seconds = String(format: "%.1f", result.duration.secondsValue)
+            switch result.outcome {
+            case .completed: line("updated \(device): \(result.bytesSent) bytes in \(seconds) s")
+            case .skipped: line("\(device) is up to date")
+            case .aborted: line("aborted; \(device) can take the update again")
+            case .failed(let failure):
+                line("error: \(failure.message) (\(failure.error.name), code \(failure.error.rawValue))")
+            }
+        }
+    }
+
+    private func progressLine(_ progress: DFUProgress) {
+        let speed = progress.averageSpeedBytesPerSecond
+        let remaining = Double(progress.partBytes - progress.bytesSent)
+        let eta = speed > 0 ? String(format: "%.0f s", remaining / speed) : "--"
+        let rate = String(format: "%.1f kB/s", speed / 1000)
+        let part = "part \(progress.part)/\(progress.totalParts)"
+        if isTerminal {
+            let width = 30
+            let filled = progress.percent * width / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let percent = String(progress.percent).leftPadded(to: 3)
+            write("\r\(part) [\(bar)] \(percent)%  \(rate)  ETA \(eta)  ")
+            barShown = true
+            if progress.percent == 100 { endBar() }
+        } else if progress.percent == 100 || progress.percent / 10 > lastPlainPercent / 10 {
+            lastPlainPercent = progress.percent
+            Output.error(
+                "\(part): \(progress.percent)% (\(progress.bytesSent)/\(progress.partBytes) bytes, \(rate))")
+        }
+    }
+
+    private func line(_ text: String) {
+        endBar()
+        Output.error(text)
+    }
+
+    private func endBar() {
+        if barShown { write("\n") }
+        barShown = false
+    }
+
+    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+}
+
+extension Duration {
+    /// This duration in seconds.
+    var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,241 @@
+import DFUSimulator
+import GATT
+import NordicDFU
+import XCTest
+
+/// A small scripted DFU client for the tests: writes what a test says, returns what the device
+/// answers. It talks to the simulator only through the GATT protocols.
+final class ScriptedClient {
+    let central: SimulatedCentral
+    let peripheral: any GATTPeripheral
+    private var characteristics: [BluetoothUUID: any GATTCharacteristic] = [:]
+    private var streams: [BluetoothUUID: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator] = [:]
+    static let timeout = Duration.seconds(5)
+
+    init(central: SimulatedCentral, device: DeviceIdentifier) async throws {
+        self.central = central
+        peripheral = try await central.connect(device, timeout: Self.timeout)
+        for service in try await peripheral.services() {
+            for characteristic in service.characteristics {
+                characteristics[characteristic.uuid] = characteristic
+            }
+        }
+    }
+
+    var serviceUUIDs: [BluetoothUUID] {
+        get async throws { try await peripheral.services().map(\.uuid) }
+    }
+
+    func characteristic(_ uuid: BluetoothUUID) throws -> any GATTCharacteristic {
+        guard let characteristic = characteristics[uuid] else {
+            throw GATTError.attributeNotFound(uuid.uuidString)
+        }
+        return characteristic
+    }
+
+    func subscribe(_ uuid: BluetoothUUID) async throws {
+        streams[uuid] = try await characteristic(uuid).subscribe(timeout: Self.timeout).makeAsyncIterator()
+    }
+
+    func write(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws {
+        try await characteristic(uuid).write(bytes, timeout: Self.timeout)
+    }
+
+    func writeWithoutResponse(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws {
+        try await characteristic(uuid).writeWithoutResponse(bytes)
+    }
+
+    func read(_ uuid: BluetoothUUID) async throws -> [UInt8] {
+        try await characteristic(uuid).read(timeout: Self.timeout)
+    }
+
+    /// The next notification on `uuid`; nil when the stream ended without an error.
+    func next(_ uuid: BluetoothUUID) async throws -> [UInt8]? {
+        guard var iterator = streams[uuid] else {
+            throw GATTError.attributeNotFound("no subscription to \(uuid)")
+        }
+        defer { streams[uuid] = iterator }
+        return try await iterator.next()
+    }
+
+    /// Writes a request and returns the notification that answers it.
+    func request(_ uuid: BluetoothUUID, _ bytes: [UInt8]) async throws -> [UInt8] {
+        try await write(uuid, bytes)
+        guard let answer = try await next(uuid) else {
+            throw GATTError.disconnected(device: "test", reason: "no answer")
+        }
+        return answer
+    }
+
+    /// Writes `bytes` to `uuid` in chunks of at most `payload` bytes.
+    func stream(_ uuid: BluetoothUUID, _ bytes: ArraySlice<UInt8>, payload: Int) async throws {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = min(start + payload, bytes.endIndex)
+            try await writeWithoutResponse(uuid, Array(bytes[start..<end]))
+            start = end
+        }
+    }
+
+    var now: Duration { central.linkTime.now() }
+}
+
+/// Bytes and helpers the tests share.
+enum Fixtures {
+    static let uuids = DFUUUIDs()
+    /// The team's fixtures, `../shared/fixtures` next to the repository.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+
+    /// A fixture file; the test is skipped (saying which file) when the fixtures are not there.
+    static func file(_ path: String) throws -> URL {
+        let url = directory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip(
+                "fixture \(url.path) is not available (needs ../shared/fixtures next to the repository)")
+        }
+        return url
+    }
+
+    /// Deterministic pseudo-random image bytes.
+    static func image(count: Int, seed: UInt32 = 1) -> [UInt8] {
+        var state = seed &* 2_654_435_761 | 1
+        return (0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
+            return UInt8(truncatingIfNeeded: state)
+        }
+    }
+
+    static func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
+        try DFUPackage(firmware: bytes).images[0].sha256
+    }
+
+    /// The 70-byte unsigned init packet of protocol doc §2.12 / §5.2 (pc-nrfutil's
+    /// `dfu_test_app_hrm_s130.dat`): application of 20524 bytes, hw 52, sd_req [0x8C], fw 0.
+    static let docInitPacket: [UInt8] =
+        [
+            0x0A, 0x44, 0x08, 0x01, 0x12, 0x40, 0x08, 0x00, 0x10, 0x34, 0x1A, 0x02, 0x8C, 0x01, 0x20, 0x00,
+            0x28, 0x00,
+        ]
+        + [0x30, 0x00, 0x38, 0xAC, 0xA0, 0x01, 0x42, 0x24, 0x08, 0x03, 0x12, 0x20]
+        + [0x03, 0x72, 0x61, 0xD3, 0x3B, 0xB5, 0xA8, 0xAE, 0x1B, 0xF0, 0x1A, 0xFE, 0x92, 0xAF, 0xBF, 0xD8]
+        + [0x33, 0x41, 0x19, 0xF3, 0xB6, 0x9F, 0xC7, 0x68, 0x48, 0x41, 0x3D, 0xA7, 0x5F, 0x83, 0x03, 0x51]
+        + [0x48, 0x00, 0x52, 0x04, 0x08, 0x01, 0x12, 0x00]
+
+    /// Where the 32 hash bytes sit in `docInitPacket`.
+    static let docInitPacketHashRange = 30..<62
+
+    /// The doc's init packet with its hash replaced by that of `image` (same size, 20524 bytes).
+    static func docInitPacket(for image: [UInt8]) throws -> [UInt8] {
+        var packet = docInitPacket
+        packet.replaceSubrange(docInitPacketHashRange, with: try sha256(image).reversed())
+        return packet
+    }
+
+    /// Configuration of a device that accepts the doc's packet: hw 52, SoftDevice 0x8C, app
+    /// version 0, command object maximum 256 (as in the trace).
+    static func docDevice(kind: SimulatedDeviceKind = .secure, faults: [SimulatedFault] = [], mtu: Int = 23)
+        -> SimulatedDeviceConfiguration
+    {
+        SimulatedDeviceConfiguration(
+            kind: kind, firmwareVersion: "0.0.0", softDeviceID: 0x8C, mtu: mtu, faults: faults,
+            commandObjectMaximumSize: 256)
+    }
+
+    static func hex(_ text: String) -> [UInt8] {
+        text.split(separator: " ").map { UInt8($0, radix: 16)! }
+    }
+
+    static func le32(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
+
+extension ScriptedClient {
+    static let cp = Fixtures.uuids.secureControlPoint
+    static let pkt = Fixtures.uuids.securePacket
+
+    /// Sends an init packet the way both reference libraries do (PRN off, Create, stream,
+    /// Calculate Checksum, Execute); returns the Execute's response.
+    func sendSecureInitPacket(_ packet: [UInt8], payload: Int = 20) async throws -> [UInt8] {
+        _ = try await request(Self.cp, [0x02, 0x00, 0x00])
+        let create = try await request(Self.cp, [0x01, 0x01] + Fixtures.le32(UInt32(packet.count)))
+        guard create == [0x60, 0x01, 0x01] else { return create }
+        try await stream(Self.pkt, packet[...], payload: payload)
+        _ = try await request(Self.cp, [0x03])
+        return try await request(Self.cp, [0x04])
+    }
+
+    /// Sends `image[from...]` in data objects of 4096 bytes; waits `delay` after each Create (the
+    /// preparation delay, so the page erase does not make the flash queue drop packets) and
+    /// for every PRN; returns the last Execute's response (or the first failing one).
+    func sendSecureImage(
+        _ image: [UInt8], from start: Int = 0, payload: Int = 20, prn: UInt16 = 0,
+        delay: Duration = .milliseconds(400)
+    ) async throws -> [UInt8] {
+        _ = try await request(Self.cp, [0x02] + [UInt8(prn & 0xFF), UInt8(prn >> 8)])
+        var offset = start
+        var last: [UInt8] = []
+        while offset < image.count {
+            let size = min(4096 - offset % 4096, image.count - offset)
+            if offset % 4096 == 0 {
+                let create = try await request(Self.cp, [0x01, 0x02] + Fixtures.le32(UInt32(size)))
+                guard create == [0x60, 0x01, 0x01] else { return create }
+                if delay > .zero { try await central.linkTime.sleep(for: delay) }
+            }
+            var sent = offset
+            var packets = 0
+            while sent < offset + size {
+                let end = min(sent + payload, offset + size)
+                try await writeWithoutResponse(Self.pkt, Array(image[sent..<end]))
+                sent = end
+                packets += 1
+                if prn > 0, packets % Int(prn) == 0 { _ = try await next(Self.cp) }
+            }
+            _ = try await request(Self.cp, [0x03])
+            last = try await request(Self.cp, [0x04])
+            guard last == [0x60, 0x04, 0x01] else { return last }
+            offset = sent
+        }
+        return last
+    }
+
+    /// Select(`type`): (offset, crc).
+    func select(_ type: UInt8) async throws -> (offset: UInt32, crc: UInt32) {
+        let answer = try await request(Self.cp, [0x06, type])
+        let response = try SecureDFUResponse(decoding: answer)
+        guard case .selected(_, let offset, let crc) = response.outcome else {
+            throw GATTError.operationFailed(operation: "select", reason: answer.hexString(separator: " "))
+        }
+        return (offset, crc)
+    }
+}
+
+extension Fixtures {
+    /// An unsigned Secure init packet for an application image, laid out as nrfutil writes it
+    /// (protocol doc §5.2): hw 52, sd_req [`softDevice`], the image's size and reversed SHA-256.
+    static func initPacket(for image: [UInt8], version: UInt32 = 0, softDevice: UInt16 = 0x8C) throws
+        -> [UInt8]
+    {
+        func varint(_ value: UInt32) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var rest = value
+            repeat {
+                let low = UInt8(rest & 0x7F)
+                rest >>= 7
+                bytes.append(rest == 0 ? low : low | 0x80)
+            } while rest != 0
+            return bytes
+        }
+        let sdReq = varint(UInt32(softDevice))
+        let initCommand =
+            [0x08] + varint(version) + [0x10, 0x34, 0x1A, UInt8(sdReq.count)] + sdReq
+            + [0x20, 0x00, 0x28, 0x00, 0x30, 0x00, 0x38] + varint(UInt32(image.count))
+            + [0x42, 0x24, 0x08, 0x03, 0x12, 0x20] + (try sha256(image)).reversed()
+            + [0x48, 0x00, 0x52, 0x04, 0x08, 0x01, 0x12, 0x00]
+        let command = [0x08, 0x01, 0x12, UInt8(initCommand.count)] + initCommand
+        return [0x0A, UInt8(command.count)] + command
+    }
+}

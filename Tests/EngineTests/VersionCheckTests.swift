@@ -1,0 +1,82 @@
+import DFUSimulator
+import XCTest
+
+@testable import NordicDFU
+
+/// Version first: the device's firmware version against the package's.
+final class VersionCheckTests: XCTestCase {
+    func testVersionsParseAsNrfutilNumbersThem() {
+        XCTAssertEqual(DFUFirmwareVersion("2.7.31")?.number, 20731)
+        XCTAssertEqual(DFUFirmwareVersion("20731")?.number, 20731)
+        XCTAssertEqual(DFUFirmwareVersion("1.2")?.number, 10200)
+        XCTAssertEqual(DFUFirmwareVersion("v1.2.0-rc1")?.number, 10200)
+        XCTAssertEqual(DFUFirmwareVersion(" 1.0.0\0")?.number, 10000)
+        XCTAssertNil(DFUFirmwareVersion("1.100.0"))
+        XCTAssertNil(DFUFirmwareVersion("a.b.c"))
+        XCTAssertNil(DFUFirmwareVersion(""))
+        XCTAssertNil(DFUFirmwareVersion("1..2"))
+        XCTAssertEqual(DFUFirmwareVersion(number: 20731).description, "2.7.31")
+    }
+
+    func testDecisions() {
+        let v130 = DFUFirmwareVersion("1.3.0")
+        XCTAssertEqual(DFUVersionCheck(installed: "1.2.0", package: v130, force: false).decision, .update)
+        XCTAssertEqual(DFUVersionCheck(installed: "1.3.0", package: v130, force: false).decision, .skip)
+        XCTAssertEqual(DFUVersionCheck(installed: "2.0.0", package: v130, force: false).decision, .skip)
+        XCTAssertEqual(DFUVersionCheck(installed: "1.3.0", package: v130, force: true).decision, .forced)
+        XCTAssertEqual(DFUVersionCheck(installed: "1.2.0", package: v130, force: true).decision, .update)
+        XCTAssertEqual(DFUVersionCheck(installed: nil, package: v130, force: false).decision, .unknown)
+        XCTAssertEqual(DFUVersionCheck(installed: "banana", package: v130, force: false).decision, .unknown)
+        XCTAssertEqual(DFUVersionCheck(installed: "1.2.0", package: nil, force: false).decision, .unknown)
+    }
+
+    func testUpToDateDeviceIsSkippedWithoutSendingAnything() async throws {
+        let package = try TestPackages.secureApp()
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.31" }
+        let (result, events) = await harness.update(package)
+        XCTAssertEqual(result.outcome, .skipped, EngineHarness.logs(events))
+        XCTAssertEqual(result.bytesSent, 0)
+        XCTAssertEqual(
+            events.versionChecks, [DFUVersionCheck(installed: "2.7.31", package: "2.7.31", decision: .skip)])
+        XCTAssertFalse(events.states.contains(.enablingDfuMode))
+        XCTAssertEqual(harness.snapshot?.mode, .application)
+        XCTAssertEqual(harness.snapshot?.activations, 0)
+    }
+
+    func testOlderDeviceIsUpdated() async throws {
+        let package = try TestPackages.secureApp()
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.30" }
+        let (result, events) = await harness.update(package)
+        XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
+        XCTAssertEqual(events.versionChecks.map(\.decision), [.update])
+        harness.assertRuns(package)
+    }
+
+    func testForceOverridesTheSkip() async throws {
+        let package = try TestPackages.secureApp()
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.31" }
+        var options = EngineHarness.testOptions()
+        options.force = true
+        let (_, events) = await harness.update(package, options: options)
+        XCTAssertEqual(events.versionChecks.map(\.decision), [.forced])
+        XCTAssertTrue(events.states.contains(.starting), "a forced update goes ahead")
+    }
+
+    func testUserStatedPackageVersionWins() async throws {
+        let package = try TestPackages.secureApp()
+        let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "3.0.0" }
+        var options = EngineHarness.testOptions()
+        options.packageVersion = "3.0.0"
+        let (result, events) = await harness.update(package, options: options)
+        XCTAssertEqual(result.outcome, .skipped)
+        XCTAssertEqual(events.versionChecks.first?.package, "3.0.0")
+    }
+
+    func testDeviceInItsBootloaderHasNoVersionAndIsUpdated() async throws {
+        let package = try TestPackages.secureApp()
+        let harness = try EngineHarness(.secure, accepting: package)
+        let (result, events) = await harness.update(package)
+        XCTAssertEqual(events.versionChecks.map(\.decision), [.unknown])
+        XCTAssertEqual(result.outcome, .completed)
+    }
+}

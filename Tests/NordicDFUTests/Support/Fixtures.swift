@@ -1,0 +1,93 @@
+import Foundation
+import NordicDFU
+import XCTest
+
+/// The shared fixture corpus (`../shared/fixtures` next to the repository): real packages made by
+/// Nordic's tools, each with a JSON sidecar of the facts a reader must recover.
+enum Fixtures {
+    /// The repository root's parent + `shared/fixtures`.
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // NordicDFUTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository root
+        .deletingLastPathComponent()
+        .appendingPathComponent("shared/fixtures")
+
+    /// The fixture directory, or an XCTSkip saying it is absent.
+    static func require() throws -> URL {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
+        else {
+            throw XCTSkip("fixture corpus not found at \(directory.path) (expected ../shared/fixtures)")
+        }
+        return directory
+    }
+
+    /// Every sidecar (`*.json` beside a `.zip`) under the corpus, sorted by path.
+    static func sidecars() throws -> [URL] {
+        let root = try require()
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+        return walker.compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "json" && !$0.path.contains("/tools/") }
+            .filter {
+                FileManager.default.fileExists(
+                    atPath: $0.deletingPathExtension().appendingPathExtension("zip").path)
+            }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// Every fixture package.
+    static func packages() throws -> [URL] {
+        try sidecars().map { $0.deletingPathExtension().appendingPathExtension("zip") }
+    }
+
+    static func url(_ relativePath: String) throws -> URL {
+        try require().appendingPathComponent(relativePath)
+    }
+
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url(relativePath)))
+    }
+
+    static func publicKeyPEM() throws -> DFUPublicKey {
+        try DFUPublicKey(contentsOf: url("keys/dfu_test_key_public.pem"))
+    }
+
+    static func publicKeyHex() throws -> DFUPublicKey {
+        try DFUPublicKey(contentsOf: url("keys/dfu_test_key_public_hex.txt"))
+    }
+}
+
+/// A parsed sidecar, read with typed accessors that fail the test on a wrong type.
+struct JSONObject {
+    let values: [String: Any]
+
+    init(_ any: Any?) throws {
+        values = try XCTUnwrap(any as? [String: Any], "expected a JSON object")
+    }
+
+    init(contentsOf url: URL) throws {
+        try self.init(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
+    }
+
+    func has(_ key: String) -> Bool { values[key] != nil && !(values[key] is NSNull) }
+    func isNull(_ key: String) -> Bool { values[key] is NSNull }
+    func string(_ key: String) throws -> String { try XCTUnwrap(values[key] as? String, key) }
+    func int(_ key: String) throws -> Int { try XCTUnwrap((values[key] as? NSNumber)?.intValue, key) }
+    func double(_ key: String) throws -> Double {
+        try XCTUnwrap((values[key] as? NSNumber)?.doubleValue, key)
+    }
+    func bool(_ key: String) throws -> Bool { try XCTUnwrap(values[key] as? Bool, key) }
+    func object(_ key: String) throws -> JSONObject { try JSONObject(values[key]) }
+    func ints(_ key: String) throws -> [Int] {
+        try XCTUnwrap(values[key] as? [Any], key).map { try XCTUnwrap(($0 as? NSNumber)?.intValue) }
+    }
+    func strings(_ key: String) throws -> [String] { try XCTUnwrap(values[key] as? [String], key) }
+    func objects(_ key: String) throws -> [JSONObject] {
+        try XCTUnwrap(values[key] as? [Any], key).map { try JSONObject($0) }
+    }
+}
+
+extension Sequence<UInt8> {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+
+@testable import NordicDFU
+
+/// The zip layer: damaged and hostile archives, each refused with the contract's class.
+final class ZipReaderTests: XCTestCase {
+    func testValidBuiltPackageReads() throws {
+        let package = try readPackage(TestPackages.app())
+        XCTAssertEqual(package.format, .secure)
+        XCTAssertEqual(package.images.map(\.firmware), [TestPackages.firmware])
+        XCTAssertEqual(package.applicationVersion, 7)
+    }
+
+    func testDeflatedEntriesRead() throws {
+        var entries = TestPackages.appEntries()
+        for index in entries.indices { entries[index].method = 8 }
+        let package = try readPackage(TestZip(entries).bytes)
+        XCTAssertEqual(package.images.first?.firmware, TestPackages.firmware)
+    }
+
+    func testNotAZip() {
+        XCTAssertPackageError(.invalidZip, Array("this is not a zip archive at all".utf8))
+    }
+
+    func testEmptyFile() {
+        XCTAssertPackageError(.invalidZip, [])
+    }
+
+    func testTruncated() {
+        let zip = TestPackages.app()
+        XCTAssertPackageError(.invalidZip, Array(zip.prefix(zip.count - 30)))
+        XCTAssertPackageError(.invalidZip, Array(zip.prefix(zip.count / 2)))
+    }
+
+    func testBadEndOfCentralDirectory() {
+        var zip = TestPackages.app()
+        // The central directory offset, 16 bytes into the 22-byte end record.
+        zip[zip.count - 6] &+= 7
+        XCTAssertPackageError(.invalidZip, zip)
+        var count = TestPackages.app()
+        count[count.count - 12] = 9  // total entries
+        XCTAssertPackageError(.invalidZip, count)
+    }
+
+    func testBadLocalHeader() {
+        var zip = TestPackages.app()
+        // The second entry's local header: right after the first entry's header, name and data.
+        let first = TestPackages.appEntries()[0]
+        let second = 30 + first.name.utf8.count + first.data.count
+        XCTAssertEqual(Array(zip[second..<second + 4]), [0x50, 0x4B, 0x03, 0x04])
+        zip[second + 3] = 0x09
+        XCTAssertPackageError(.invalidZip, zip)
+
+        var sizes = TestPackages.app()
+        sizes[second + 22] &+= 1  // local uncompressed size disagrees with the central directory
+        XCTAssertPackageError(.invalidZip, sizes)
+    }
+
+    func testCRCMismatch() {
+        var entries = TestPackages.appEntries()
+        entries[1].crc32 = CRC32.checksum(TestPackages.firmware) ^ 1
+        XCTAssertPackageError(.invalidZip, TestZip(entries).bytes, entry: "app.bin")
+        entries[1].method = 8
+        XCTAssertPackageError(.invalidZip, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    func testDeclaredSizeOverLimitIsRefusedBeforeReading() {
+        var entries = TestPackages.appEntries()
+        entries[1].method = 8
+        entries[1].uncompressedSize = UInt32(DFUPackage.maximumEntrySize + 1)
+        XCTAssertPackageError(.entryTooLarge, TestZip(entries).bytes, entry: "app.bin")
+        // Even on an entry the manifest does not name.
+        var extra = TestPackages.appEntries()
+        var huge = TestZip.Entry("notes.txt", Array("hi".utf8), method: 8)
+        huge.uncompressedSize = UInt32.max - 1  // (UInt32.max would mean "see the ZIP64 record")
+        extra.append(huge)
+        XCTAssertPackageError(.entryTooLarge, TestZip(extra).bytes, entry: "notes.txt")
+    }
+
+    func testInflatedLengthDiffersFromDeclared() {
+        for declared in [TestPackages.firmware.count - 10, TestPackages.firmware.count + 10] {
+            var entries = TestPackages.appEntries()
+            entries[1].method = 8
+            entries[1].uncompressedSize = UInt32(declared)
+            XCTAssertPackageError(.invalidZip, TestZip(entries).bytes, entry: "app.bin")
+        }
+    }
+
+    func testDeflateBombIsRefusedWhileInflating() {
+        let bomb = Deflate.zeros(count: DFUPackage.maximumEntrySize + 4096)
+        XCTAssertLessThan(bomb.count, 200 * 1024)
+        for declared in [1024, DFUPackage.maximumEntrySize] {
+            var entries = TestPackages.appEntries()
+            entries[1] = TestZip.Entry("app.bin", [], method: 8)
+            entries[1].payload = bomb
+            entries[1].uncompressedSize = UInt32(declared)
+            XCTAssertPackageError(.entryTooLarge, TestZip(entries).bytes, entry: "app.bin")
+        }
+    }
+
+    func testUnsafeNames() {
+        for name in ["/abs", "../x", "a\\..\\b", "\\abs", "a/../../b", "C:\\x", ".."] {
+            var entries = TestPackages.appEntries()
+            entries.append(TestZip.Entry(name, [1, 2, 3]))
+            XCTAssertPackageError(.unsafeEntryPath, TestZip(entries).bytes, entry: name)
+        }
+        XCTAssertTrue(EntryPath.isSafe("dir/app.bin"))
+        XCTAssertTrue(EntryPath.isSafe("a..b.bin"))
+    }
+
+    func testDuplicateNames() {
+        var entries = TestPackages.appEntries()
+        entries.append(TestZip.Entry("app.bin", [9, 9, 9, 9]))
+        XCTAssertPackageError(.duplicateEntry, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    func testUnsupportedMethods() {
+        for method: UInt16 in [12, 14, 1, 6, 9, 93] {
+            var entries = TestPackages.appEntries()
+            entries[1].method = method
+            entries[1].payload = TestPackages.firmware
+            XCTAssertPackageError(.unsupportedCompression, TestZip(entries).bytes, entry: "app.bin")
+        }
+    }
+
+    func testEncryptedEntry() {
+        var entries = TestPackages.appEntries()
+        entries[1].flags = 1
+        XCTAssertPackageError(.unsupportedCompression, TestZip(entries).bytes, entry: "app.bin")
+    }
+
+    func testMissingFile() {
+        let url = URL(fileURLWithPath: "/nonexistent/dir/package.zip")
+        XCTAssertThrowsError(try DFUPackage(contentsOf: url)) { error in
+            let error = error as! DFUPackageError
+            XCTAssertEqual(error.kind, .fileNotFound)
+            XCTAssertTrue(error.message.contains("/nonexistent/dir/package.zip"))
+        }
+        // A directory cannot be read as a package either.
+        XCTAssertThrowsError(try DFUPackage(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory()))) {
+            error in
+            XCTAssertEqual((error as! DFUPackageError).kind, .fileNotFound)
+        }
+    }
+}
