@@ -107,15 +107,19 @@ public final class BlueZCentral: GATTCentral {
     ) async throws {
         let signals = try await subscribe(under: adapter.path)
         let session = try await discovery.join(filter)
+        // Leaving must happen even when this task was cancelled (the consumer stopped
+        // iterating): a cancelled task's D-Bus calls are abandoned, and a discovery left running
+        // makes later connection attempts fail. A new task is not cancelled.
+        let leave = { [discovery] in await Task { await discovery.leave(session) }.value }
         do {
             try await withTimeoutEndingNormally(timeout) {
                 try await self.reportDevices(filter, signals: signals, report: report)
             }
         } catch {
-            await discovery.leave(session)
+            await leave()
             throw error
         }
-        await discovery.leave(session)
+        await leave()
     }
 
     private func subscribe(under path: String) async throws -> AsyncStream<BusSignal> {
@@ -179,21 +183,20 @@ public final class BlueZCentral: GATTCentral {
             let tree = try await managedObjectsForConnect(device)
             if tree.properties(path, BlueZ.deviceInterface) != nil { return path }
         }
-        let found = Mutex<String?>(nil)
+        let found = FoundPath()
         let scanTime = deadline - ContinuousClock.now
-        let stream = scan(ScanFilter(), timeout: scanTime)
-        for try await advertisement in stream {
+        let adapter = self.adapter
+        try await scan(ScanFilter(), timeout: scanTime) { advertisement in
             let matches =
                 switch device {
                 case .address(let address): advertisement.address == address
                 case .name(let name): advertisement.name == name
                 }
-            if matches {
-                found.withLock { $0 = adapter.devicePath(for: advertisement.address) }
-                break
-            }
+            guard matches, found.set(adapter.devicePath(for: advertisement.address)) else { return }
+            // stop scanning: this runs inside the scan's own task
+            withUnsafeCurrentTask { $0?.cancel() }
         }
-        guard let path = found.withLock({ $0 }) else {
+        guard let path = found.value else {
             throw GATTError.connectionFailed(
                 device: device.description,
                 reason: "not found while scanning on \(adapter.name) for \(scanTime.seconds) s; "
@@ -220,5 +223,21 @@ func withTimeoutEndingNormally(_ limit: Duration, _ body: @escaping @Sendable ()
         group.addTask { try? await Task.sleep(for: limit) }
         defer { group.cancelAll() }
         try await group.next()
+    }
+}
+
+/// The first device path a scan found.
+private final class FoundPath: Sendable {
+    private let path = Mutex<String?>(nil)
+
+    var value: String? { path.withLock { $0 } }
+
+    /// Stores `value` unless one is stored already; returns whether it did.
+    func set(_ value: String) -> Bool {
+        path.withLock { path in
+            guard path == nil else { return false }
+            path = value
+            return true
+        }
     }
 }

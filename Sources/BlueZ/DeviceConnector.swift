@@ -73,6 +73,15 @@ struct DeviceConnector {
                     }
                     continue
                 }
+                if case .timedOut = error {
+                    // bluetoothd keeps trying after our call gave up; Disconnect cancels that
+                    let bus = self.bus
+                    let path = self.path
+                    Task {
+                        _ = try? await bus.call(
+                            path, BlueZ.deviceInterface, "Disconnect", timeout: .seconds(5))
+                    }
+                }
                 throw connectError(error, attempts: attempt)
             }
         }

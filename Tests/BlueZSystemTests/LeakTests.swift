@@ -44,8 +44,8 @@ final class LeakTests: SystemTestCase {
         XCTAssertLessThan(memoryAfter - memoryBefore, 4096)
     }
 
-    /// `count` notifications (peripheral → central, in batches the central confirms) and
-    /// `count` write commands (central → peripheral).
+    /// `count` notifications (peripheral → central) and `count` write commands (central →
+    /// peripheral), each in batches of 100 that must arrive before the next is sent.
     private func exchange(_ count: Int, notifications: StreamRecorder, packet: any GATTCharacteristic)
         async throws
     {
@@ -60,10 +60,15 @@ final class LeakTests: SystemTestCase {
             let received = try await notifications.log.wait(forCount: first + end, timeout: .seconds(20))
             XCTAssertEqual(received, first + end)
         }
+        // writes in batches too, so that no backlog of queued calls in bluetoothd or in the
+        // peripheral inflates the heap: what remains afterwards is what leaked
         let before = peripheral.packets.count
         let payload = [UInt8](repeating: 0x5A, count: 20)
-        for _ in 0..<count { try await packet.writeWithoutResponse(payload) }
-        let arrived = try await peripheral.packets.wait(forCount: before + count, timeout: .seconds(120))
-        XCTAssertEqual(arrived, before + count)
+        for start in stride(from: 0, to: count, by: batch) {
+            let end = min(start + batch, count)
+            for _ in start..<end { try await packet.writeWithoutResponse(payload) }
+            let arrived = try await peripheral.packets.wait(forCount: before + end, timeout: .seconds(30))
+            XCTAssertEqual(arrived, before + end)
+        }
     }
 }

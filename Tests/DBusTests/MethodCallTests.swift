@@ -176,7 +176,7 @@ final class MethodCallTests: XCTestCase {
                 DBusInterface(
                     "org.example.Sink",
                     methods: [
-                        DBusMethod("Put", in: "s") { call in
+                        DBusMethod("Put", in: "s", inOrder: true) { call in
                             inbox.put(call.arguments[0].stringValue ?? "")
                             return []
                         }

@@ -169,7 +169,7 @@ qemu-system-x86_64 "${accelerator[@]}" -m "$mem" -smp "$smp" -machine q35 \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-chardev stdio,id=console,signal=off -serial chardev:console \
 	-kernel "$kdir/root/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init bzvm.init=$here/guest-init.sh bzvm.work=$work" \
+	-append "console=ttyS0 quiet clocksource=tsc tsc=reliable loglevel=3 panic=-1 rdinit=/init bzvm.init=$here/guest-init.sh bzvm.work=$work" \
 	"${shares[@]}" </dev/null &
 qemu_pid=$!
 

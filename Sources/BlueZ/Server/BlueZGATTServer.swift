@@ -159,6 +159,8 @@ public final class BlueZGATTServer: Sendable {
         }
     }
 
+    /// The characteristic's methods run in the order bluetoothd calls them: write commands must
+    /// reach `onWrite` in the order they came over the air.
     private func characteristicInterface(_ characteristic: LocalCharacteristic, path: String, service: String)
         -> DBusInterface
     {
@@ -168,20 +170,20 @@ public final class BlueZGATTServer: Sendable {
         return DBusInterface(
             BlueZ.characteristicInterface,
             methods: [
-                DBusMethod("ReadValue", in: "a{sv}", out: "ay") { _ in
+                DBusMethod("ReadValue", in: "a{sv}", out: "ay", inOrder: true) { _ in
                     guard let onRead else { throw Self.notPermitted("read") }
                     return [.bytes(try await onRead())]
                 },
-                DBusMethod("WriteValue", in: "aya{sv}") { call in
+                DBusMethod("WriteValue", in: "aya{sv}", inOrder: true) { call in
                     guard let onWrite else { throw Self.notPermitted("write") }
                     try await onWrite(call.arguments.first?.bytes ?? [])
                     return []
                 },
-                DBusMethod("StartNotify") { _ in
+                DBusMethod("StartNotify", inOrder: true) { _ in
                     subscribed.set(path, true)
                     return []
                 },
-                DBusMethod("StopNotify") { _ in
+                DBusMethod("StopNotify", inOrder: true) { _ in
                     subscribed.set(path, false)
                     return []
                 },

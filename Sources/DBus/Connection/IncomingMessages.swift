@@ -6,11 +6,23 @@ final class IncomingMessages: Sendable {
     let router: SignalRouter
     let objects: ObjectRegistry
     let loop: EventLoop
+    /// Handlers of methods marked ``DBusMethod/inOrder``, run one after the other in the order
+    /// the calls arrived (e.g. bluetoothd forwarding write commands to a GATT application).
+    private let orderedHandlers: AsyncStream<@Sendable () async -> Void>.Continuation
 
     init(router: SignalRouter, objects: ObjectRegistry, loop: EventLoop) {
         self.router = router
         self.objects = objects
         self.loop = loop
+        let (jobs, handlers) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        orderedHandlers = handlers
+        Task {
+            for await job in jobs { await job() }
+        }
+    }
+
+    deinit {
+        orderedHandlers.finish()
     }
 
     /// Loop thread, before the loop runs: installs the filter and the fallback object handler.
@@ -98,7 +110,7 @@ final class IncomingMessages: Sendable {
 
     private func runMethod(_ method: DBusMethod, call: Message, path: String, interface: String?) {
         let loop = self.loop
-        Task {
+        let job: @Sendable () async -> Void = {
             // Unmarshalled here rather than on the loop thread, which has other messages to move.
             let invocation = DBusMethodCall(
                 sender: call.sender, path: path, interface: interface, member: method.name,
@@ -121,6 +133,11 @@ final class IncomingMessages: Sendable {
             loop.enqueue { connection in
                 if let connection { send(message, answering: call, on: connection) }
             }
+        }
+        if method.inOrder {
+            orderedHandlers.yield(job)
+        } else {
+            Task { await job() }
         }
     }
 

@@ -28,13 +28,19 @@ public struct DBusMethod: Sendable {
     /// Returns the reply values, or throws: a ``DBusError/error(name:message:)`` becomes that
     /// D-Bus error; any other error becomes `org.freedesktop.DBus.Error.Failed`.
     public var handler: Handler
+    /// Whether calls of this method are handled one after the other, in the order they arrived,
+    /// each after the previous one's handler returned (all such methods of a connection share
+    /// one queue). Otherwise handlers run concurrently, in no particular order.
+    public var inOrder: Bool
 
     public init(
-        _ name: String, in inSignature: String = "", out outSignature: String = "", handler: @escaping Handler
+        _ name: String, in inSignature: String = "", out outSignature: String = "", inOrder: Bool = false,
+        handler: @escaping Handler
     ) {
         self.name = name
         self.inSignature = inSignature
         self.outSignature = outSignature
+        self.inOrder = inOrder
         self.handler = handler
     }
 }
