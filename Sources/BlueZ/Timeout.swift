@@ -19,11 +19,3 @@ func withTimeout<T: Sendable>(
         return result
     }
 }
-
-extension Duration {
-    /// This duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -36,9 +36,8 @@ final class DisconnectionSignal: @unchecked Sendable {
             let fired = try await group.next() ?? false
             group.cancelAll()
             guard fired || isFired else {
-                let seconds =
-                    Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                throw GATTError.timeout(operation: "the simulated device to disconnect", seconds: seconds)
+                throw GATTError.timeout(
+                    operation: "the simulated device to disconnect", seconds: timeout.seconds)
             }
         }
     }

@@ -130,7 +130,7 @@ struct DFUBenchmark: AsyncParsableCommand {
             throw ValidationError(
                 "the update did not complete: \(result.failure?.message ?? result.identifier)")
         }
-        return Double(package.images[0].firmware.count) / duration.secondsValue
+        return Double(package.images[0].firmware.count) / duration.seconds
     }
 
     static func bound(_ package: DFUPackage, _ benchCase: Case) -> Double {
@@ -139,7 +139,7 @@ struct DFUBenchmark: AsyncParsableCommand {
             dfuProtocol: .secure, imageSize: image.firmware.count,
             initPacketSize: image.initPacket?.count ?? 0,
             payloadSize: payload(benchCase), packetReceiptNotifications: Int(benchCase.prn))
-        return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).secondsValue
+        return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).seconds
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }

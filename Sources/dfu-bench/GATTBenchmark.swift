@@ -103,7 +103,7 @@ struct GATTBenchmark: AsyncParsableCommand {
         let sendTime = clock.now - start
         // whatever is still queued in bluetoothd arrives afterwards: wait for it (bounded)
         let arrived = try await sink.waitFor(count: sent, timeout: .seconds(120))
-        return RunResult(sent: sent, senderSeconds: sendTime.secondsValue, arrival: arrived)
+        return RunResult(sent: sent, senderSeconds: sendTime.seconds, arrival: arrived)
     }
 }
 
@@ -117,7 +117,7 @@ final class ArrivalCounter: Sendable {
 
         var seconds: Double {
             guard let first, let last else { return 0 }
-            return (last - first).secondsValue
+            return (last - first).seconds
         }
     }
     private let state = Mutex(Arrival())
@@ -163,8 +163,4 @@ struct RunResult {
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-extension Duration {
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GATT
 import NordicDFU
 
 /// `dfu-bench package PKG`: reading and checking a package in-process, what `inspect` does before
@@ -29,8 +30,7 @@ struct PackageBenchmark: AsyncParsableCommand {
             if let key { _ = read.verifySignatures(with: key) }
             let elapsed = ContinuousClock.now - start
             images = read.images.count
-            seconds.append(
-                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            seconds.append(elapsed.seconds)
         }
         seconds.sort()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0

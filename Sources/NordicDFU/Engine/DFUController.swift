@@ -1,3 +1,5 @@
+import GATT
+
 /// Steers a running update: pause, resume, abort. Safe to call from any task.
 public final class DFUController: Sendable {
     private struct State {

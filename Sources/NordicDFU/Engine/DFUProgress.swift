@@ -89,11 +89,3 @@ final class ProgressMeter {
         return seconds > 0 ? Double(max(0, bytes)) / seconds : 0
     }
 }
-
-extension Duration {
-    /// This duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

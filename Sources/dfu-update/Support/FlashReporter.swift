@@ -1,4 +1,5 @@
 import Foundation
+import GATT
 import NordicDFU
 
 /// Prints an update's events: JSON Lines on stdout (`--json`), or for a person on stderr — a
@@ -67,7 +68,7 @@ final class FlashReporter: @unchecked Sendable {
                 [("event", .string("result"))] + head + [
                     ("result", .string(result.identifier)), ("error", error),
                     ("bytes_sent", .int(result.bytesSent)),
-                    ("duration_seconds", .double(result.duration.secondsValue)),
+                    ("duration_seconds", .double(result.duration.seconds)),
                     ("retries", .int(result.retries)),
                 ])
         }
@@ -97,7 +98,7 @@ final class FlashReporter: @unchecked Sendable {
         case .log(let level, let message):
             if level >= .warning || verbose { line("\(level >= .warning ? "warning: " : "")\(message)") }
         case .result(let result):
-            let seconds = String(format: "%.1f", result.duration.secondsValue)
+            let seconds = String(format: "%.1f", result.duration.seconds)
             switch result.outcome {
             case .completed: line("updated \(device): \(result.bytesSent) bytes in \(seconds) s")
             case .skipped: line("\(device) is up to date")
@@ -140,13 +141,6 @@ final class FlashReporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
-}
-
-extension Duration {
-    /// This duration in seconds.
-    var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }
 
 extension String {

@@ -1,10 +1,8 @@
-import GATT
-
 /// Runs `operation`, giving up with `GATTError.timeout` once `limit` of real time has passed.
 ///
 /// The operation runs in its own task, cancelled on timeout and then abandoned, so a transport
 /// call that ignores cancellation cannot hold the engine past the limit.
-func withRealTimeout<T: Sendable>(
+package func withRealTimeout<T: Sendable>(
     _ limit: Duration, waitingFor what: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let slot = Locked<CheckedContinuation<T, any Error>?>(nil)
@@ -31,5 +29,13 @@ func withRealTimeout<T: Sendable>(
         }
     } onCancel: {
         work.cancel()
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, as a `Double` (for speeds, messages and JSON).
+    package var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
     }
 }
