@@ -36,9 +36,13 @@ struct DeviceCore: Sendable {
         let factory = configuration.kind.startsInBootloader ? nil : Self.factoryApplication(configuration)
         banks = FlashBanks(factoryApplication: factory)
         flash = FlashQueue(depth: configuration.timing.flashQueueDepth)
-        applicationVersion = VersionString.integer(configuration.firmwareVersion) ?? 0
+        let reported = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
+        // A bootloader that nobody told of an application has no version to protect.
+        let protected =
+            configuration.kind.startsInBootloader && configuration.firmwareVersion == nil ? nil : reported
+        applicationVersion = protected.flatMap(VersionString.integer) ?? 0
         softDeviceID = configuration.softDeviceID
-        firmwareRevision = configuration.firmwareVersion
+        firmwareRevision = reported
         var timing = configuration.timing
         for case .slowFlash(let duration) in configuration.faults { timing.pageErase = duration }
         self.timing = timing
@@ -48,7 +52,9 @@ struct DeviceCore: Sendable {
     private static func factoryApplication(_ configuration: SimulatedDeviceConfiguration) -> InstalledImage {
         let bytes = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         return InstalledImage(
-            bytes: bytes[...], version: VersionString.integer(configuration.firmwareVersion))
+            bytes: bytes[...],
+            version: VersionString.integer(
+                configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion))
     }
 
     /// Whether the next notification is the one `drop-notification` loses.

@@ -182,7 +182,7 @@ struct LegacyBootloader: Sendable {
             !(type.contains(.application) && (type.contains(.softdevice) || type.contains(.bootloader))),
             [layout.softdevice, layout.bootloader, layout.application].allSatisfy({ $0 % 4 == 0 })
         else { return respond(opCode, .notSupported, at: time) }
-        guard layout.total <= SecureInitCheck.bankCapacity else {
+        guard layout.total <= core.configuration.bankCapacity else {
             return respond(opCode, .dataSizeExceedsLimit, at: time)
         }
         self.layout = layout

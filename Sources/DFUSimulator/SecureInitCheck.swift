@@ -4,9 +4,6 @@ import NordicDFU
 /// (protocol doc §2.4, §5.2, §5.3), in its order. A release build: `is_debug` does not skip the
 /// version checks.
 struct SecureInitCheck {
-    /// The largest image the device's free bank takes.
-    static let bankCapacity = 900 * 1024
-
     /// An accepted init command: what the data that follows must be.
     struct Accepted: Sendable {
         var bytes: [UInt8]
@@ -45,7 +42,7 @@ struct SecureInitCheck {
             return extended(.softDeviceVersionFailure)
         }
         guard versionAccepted(packet, on: core) else { return extended(.firmwareVersionFailure) }
-        guard layout.total <= bankCapacity else { return extended(.insufficientSpace) }
+        guard layout.total <= core.configuration.bankCapacity else { return extended(.insufficientSpace) }
         return .accepted(
             Accepted(bytes: bytes, packet: packet, layout: layout, digest: packet.hash.reversed()))
     }

@@ -15,8 +15,13 @@ public struct SimulatedDeviceConfiguration: Sendable {
     /// The Legacy bootloader's DFU version, 0.5 … 0.8.
     public var legacyDFUVersion: LegacyDFUVersion
     /// The Firmware Revision String the application reports; as x.y.z it is also the application
-    /// version (x·10000 + y·100 + z) the Secure bootloader checks downgrades against.
-    public var firmwareVersion: String
+    /// version (x·10000 + y·100 + z) the Secure bootloader checks downgrades against. Nil: the
+    /// application reports `defaultFirmwareVersion`, and a device that starts in its bootloader
+    /// holds no application version, so that it takes any.
+    public var firmwareVersion: String?
+
+    /// What the application reports when no firmware version is configured (the contract's default).
+    public static let defaultFirmwareVersion = "1.0.0"
     /// The hw_version the Secure bootloader accepts.
     public var hardwareVersion: UInt32
     /// FWID of the SoftDevice the device holds, checked against `sd_req`.
@@ -34,6 +39,9 @@ public struct SimulatedDeviceConfiguration: Sendable {
     /// The Secure bootloader's maximum init command size (Select response): 512 (SDK 15.3+) or
     /// 256 (older SDKs).
     public var commandObjectMaximumSize: Int
+    /// The largest image the device's free bank takes: 900 KiB for an nRF52840 beside its
+    /// SoftDevice and bootloader; larger to model parts with more flash.
+    public var bankCapacity = 900 * 1024
     /// Legacy device type / revision in UICR; nil means erased UICR (any value accepted).
     public var legacyDeviceType: UInt16?
     public var legacyDeviceRevision: UInt16?
@@ -42,7 +50,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public init(
         kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
         name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
-        firmwareVersion: String = "1.0.0", hardwareVersion: UInt32 = 52, softDeviceID: UInt16 = 0xB6,
+        firmwareVersion: String? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt16 = 0xB6,
         publicKey: DFUPublicKey? = nil, mtu: Int = 247, faults: [SimulatedFault] = [],
         timing: SimulationTiming = SimulationTiming(), commandObjectMaximumSize: Int = 512,
         legacyDeviceType: UInt16? = nil, legacyDeviceRevision: UInt16? = nil

@@ -19,11 +19,11 @@ struct DFUBenchmark: AsyncParsableCommand {
             final Execute answer, as the bound does.
             """)
 
-    /// 100 KiB, and 900 KiB: the largest image the simulated nRF52840's bank holds (a 1 MiB
-    /// application does not fit in 1 MiB of flash beside the SoftDevice and bootloader, and the
-    /// simulated bootloader refuses it with Insufficient space, as a real one would).
+    /// 100 KiB and 1 MiB. A 1 MiB application does not fit beside the SoftDevice and bootloader
+    /// of an nRF52840, so the benchmark's simulated device has a bank large enough for any size
+    /// asked for (a part with more flash); link and flash timing are the nRF52's.
     @Option(help: "Image sizes in bytes.")
-    var sizes: [Int] = [100 * 1024, 900 * 1024]
+    var sizes: [Int] = [100 * 1024, 1024 * 1024]
 
     @Option(help: "ATT MTUs.")
     var mtus: [Int] = [23, 247, 517]
@@ -120,6 +120,7 @@ struct DFUBenchmark: AsyncParsableCommand {
     /// Image bytes per second of virtual link time, from the first request to the final answer.
     static func measure(_ package: DFUPackage, _ benchCase: Case) async throws -> Double {
         var configuration = SimulatedDeviceConfiguration(kind: .secure)
+        configuration.bankCapacity = max(configuration.bankCapacity, package.images[0].firmware.count)
         configuration.mtu = benchCase.mtu
         let central = try SimulatedCentral(devices: [configuration])
         let updater = DFUUpdater(

@@ -43,6 +43,21 @@ final class VersionCheckTests: XCTestCase {
         XCTAssertEqual(harness.snapshot?.activations, 0)
     }
 
+    /// A device waiting in its bootloader with no version configured holds no application version
+    /// to protect, so a low package version completes; told one, it refuses the downgrade.
+    func testBootloaderWithoutAConfiguredVersionTakesAnyApplicationVersion() async throws {
+        let package = try TestPackages.fixture("secure/secure_app_20_hex_signed.zip")  // fw_version 2
+        let fresh = try EngineHarness(.secure, accepting: package) { $0.firmwareVersion = nil }
+        let (completed, events) = await fresh.update(package)
+        XCTAssertEqual(completed.outcome, .completed, EngineHarness.logs(events))
+        fresh.assertRuns(package)
+
+        let told = try EngineHarness(.secure, accepting: package) { $0.firmwareVersion = "1.0.0" }
+        let (refused, _) = await told.update(package)
+        XCTAssertEqual(refused.failure?.error, .remoteExtendedErrorFwVersionFailure)
+        XCTAssertEqual(told.snapshot?.mode, .bootloader)
+    }
+
     func testOlderDeviceIsUpdated() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.30" }
