@@ -1,4 +1,5 @@
 import DFUSimulator
+import GATT
 import XCTest
 
 @testable import NordicDFU
@@ -11,32 +12,33 @@ final class ControlTests: XCTestCase {
         let updater = DFUUpdater(
             package: package, central: harness.central, device: harness.device,
             options: EngineHarness.testOptions())
-        let (controller, events) = updater.start()
-        var reportsWhilePaused = 0
-        var paused = false
-        var resumed = false
-        var result: DFUResult?
-        for await event in events {
-            switch event {
-            case .progress(let progress) where !paused && progress.percent > 0:
+        // Paused from the observer, in the update's own task, so that the pause lands at the next
+        // packet batch whatever the scheduling; counted there too.
+        let controller = DFUController()
+        let reportsWhilePaused = Locked(0)
+        let pausedOnce = Locked(false)
+        let (_, events) = updater.start(controller: controller) { event in
+            guard case .progress(let progress) = event, progress.percent > 0 else { return }
+            if controller.isPaused {
+                reportsWhilePaused.withLock { $0 += 1 }
+            } else if !pausedOnce.withLock({ $0 }) {
+                pausedOnce.withLock { $0 = true }
                 controller.pause()
-                paused = true
-                XCTAssertTrue(controller.isPaused)
-                Task {
-                    try await Task.sleep(for: .milliseconds(300))
-                    controller.resume()
-                }
-            case .progress where paused && !resumed:
-                if controller.isPaused { reportsWhilePaused += 1 } else { resumed = true }
-            case .result(let final):
-                result = final
-            default:
-                break
             }
         }
-        XCTAssertTrue(paused)
-        // The batch in flight when pause() was called may still report once.
-        XCTAssertLessThanOrEqual(reportsWhilePaused, 1)
+        var result: DFUResult?
+        var resumer: Task<Void, any Error>?
+        for await event in events {
+            if case .progress = event, controller.isPaused, resumer == nil {
+                resumer = Task {
+                    try await Task.sleep(for: .milliseconds(300))
+                    XCTAssertEqual(reportsWhilePaused.withLock { $0 }, 0, "progress while paused")
+                    controller.resume()
+                }
+            }
+            if case .result(let final) = event { result = final }
+        }
+        XCTAssertNotNil(resumer, "never paused")
         XCTAssertEqual(result?.outcome, .completed)
         harness.assertRuns(package)
     }
@@ -51,16 +53,19 @@ final class ControlTests: XCTestCase {
             let updater = DFUUpdater(
                 package: package, central: harness.central, device: harness.device,
                 options: EngineHarness.testOptions())
-            let (controller, events) = updater.start()
-            var collected: [DFUEvent] = []
-            for await event in events {
-                collected.append(event)
+            // Aborted from the observer, in the update's own task, so that the abort lands at the
+            // next packet batch: the simulated link outruns any consumer of the event stream.
+            let controller = DFUController()
+            let (_, events) = updater.start(controller: controller) { event in
                 if case .progress(let progress) = event, progress.percent >= 30 { controller.abort() }
             }
+            var collected: [DFUEvent] = []
+            for await event in events { collected.append(event) }
             guard case .result(let result) = collected.last else { return XCTFail("\(kind): no result") }
             XCTAssertEqual(result.outcome, .aborted, "\(kind): \(EngineHarness.logs(collected))")
             XCTAssertEqual(collected.states.last, .aborted, "\(kind)")
             XCTAssertLessThan(result.bytesSent, package.images[0].firmware.count, "\(kind)")
+            XCTAssertEqual(harness.snapshot?.activations, 0, "\(kind)")
             await harness.assertCanTakeUpdate(package)
         }
     }

@@ -11,7 +11,8 @@ public final class DFUController: Sendable {
 
     private let state = Locked(State())
 
-    init() {}
+    /// A controller for one update; pass it to `DFUUpdater.start(controller:observer:)`.
+    public init() {}
 
     /// Whether the update is paused.
     public var isPaused: Bool { state.withLock { $0.paused } }

@@ -27,11 +27,19 @@ public struct DFUUpdater: Sendable {
 
     /// Starts the update in a task of its own. The controller pauses, resumes or aborts it; the
     /// stream delivers its events and finishes after `.result`.
-    public func start() -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
-        let controller = DFUController()
+    ///
+    /// `controller` may be made beforehand, so that `observer` can use it. `observer`, when given,
+    /// sees every event first, synchronously in the update's own task as
+    /// it happens (the stream may lag behind): it must return quickly, and a controller call made
+    /// in it takes effect at the update's next step.
+    public func start(
+        controller: DFUController = DFUController(),
+        observer: @escaping @Sendable (DFUEvent) -> Void = { _ in }
+    ) -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
         let (events, continuation) = AsyncStream.makeStream(of: DFUEvent.self, bufferingPolicy: .unbounded)
         let session = UpdateSession(
-            central: central, device: device, options: options, controller: controller, events: continuation)
+            central: central, device: device, options: options, controller: controller, events: continuation,
+            observer: observer)
         let package = package
         let task = Task { await UpdateRun(session: session, package: package).run() }
         controller.attach(task)

@@ -8,6 +8,7 @@ final class UpdateSession {
     let options: DFUOptions
     let controller: DFUController
     private let events: AsyncStream<DFUEvent>.Continuation
+    private let observer: @Sendable (DFUEvent) -> Void
     let startTime: Duration
 
     /// Firmware bytes written to packet characteristics, resent bytes included.
@@ -27,13 +28,14 @@ final class UpdateSession {
 
     init(
         central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, controller: DFUController,
-        events: AsyncStream<DFUEvent>.Continuation
+        events: AsyncStream<DFUEvent>.Continuation, observer: @escaping @Sendable (DFUEvent) -> Void
     ) {
         self.central = central
         self.device = device
         self.options = options
         self.controller = controller
         self.events = events
+        self.observer = observer
         self.startTime = central.linkTime.now()
     }
 
@@ -42,7 +44,10 @@ final class UpdateSession {
 
     var linkTime: any LinkTime { central.linkTime }
 
-    func emit(_ event: DFUEvent) { events.yield(event) }
+    func emit(_ event: DFUEvent) {
+        observer(event)
+        events.yield(event)
+    }
 
     /// Reports a state once, however often it is entered in a row.
     func state(_ state: DFUState) {
@@ -62,7 +67,7 @@ final class UpdateSession {
         let result = DFUResult(
             outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries,
             transferDurations: transferDurations)
-        events.yield(.result(result))
+        emit(.result(result))
         events.finish()
     }
 }
