@@ -4,11 +4,22 @@ import GATT
 /// engine asks for the next one. Every wait is bounded in real time; when the link drops, waits
 /// fail with the transport's error.
 final class NotificationInbox: Sendable {
+    /// The one caller waiting for a value, and the timer that ends its wait.
+    private struct Waiter {
+        var id: Int
+        var continuation: CheckedContinuation<[UInt8], any Error>
+        var timer: Task<Void, Never>
+
+        func resume(with result: Result<[UInt8], any Error>) {
+            timer.cancel()
+            continuation.resume(with: result)
+        }
+    }
+
     private struct State {
         var buffered: [[UInt8]] = []
         var end: (any Error)?
-        var waiter:
-            (id: Int, continuation: CheckedContinuation<[UInt8], any Error>, timer: Task<Void, Never>)?
+        var waiter: Waiter?
         var nextID = 0
     }
 
@@ -55,7 +66,7 @@ final class NotificationInbox: Sendable {
                         Self.fail(
                             id, GATTError.timeout(operation: what, seconds: timeout.seconds), state: shared)
                     }
-                    inbox.waiter = (id, continuation, timer)
+                    inbox.waiter = Waiter(id: id, continuation: continuation, timer: timer)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }
@@ -68,35 +79,20 @@ final class NotificationInbox: Sendable {
 
     private static func deliver(_ value: [UInt8], to state: Locked<State>) {
         let waiter = state.withLock { state in
-            guard let waiter = state.waiter else {
-                state.buffered.append(value)
-                return nil
-                    as (
-                        id: Int, continuation: CheckedContinuation<[UInt8], any Error>,
-                        timer: Task<Void, Never>
-                    )?
-            }
-            state.waiter = nil
-            return waiter
+            if state.waiter == nil { state.buffered.append(value) }
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        waiter?.timer.cancel()
-        waiter?.continuation.resume(returning: value)
+        waiter?.resume(with: .success(value))
     }
 
     private static func fail(_ id: Int, _ error: any Error, state: Locked<State>) {
-        let waiter = state.withLock { state in
-            guard let waiter = state.waiter, waiter.id == id else {
-                return nil
-                    as (
-                        id: Int, continuation: CheckedContinuation<[UInt8], any Error>,
-                        timer: Task<Void, Never>
-                    )?
-            }
+        let waiter = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiter, waiter.id == id else { return nil }
             state.waiter = nil
             return waiter
         }
-        waiter?.timer.cancel()
-        waiter?.continuation.resume(throwing: error)
+        waiter?.resume(with: .failure(error))
     }
 
     private static func finish(_ error: any Error, state: Locked<State>) {
@@ -105,7 +101,6 @@ final class NotificationInbox: Sendable {
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.timer.cancel()
-        waiter?.continuation.resume(throwing: error)
+        waiter?.resume(with: .failure(error))
     }
 }
