@@ -1,3 +1,4 @@
+import GATT
 import XCTest
 
 @testable import NordicDFU

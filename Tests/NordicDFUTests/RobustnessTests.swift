@@ -1,4 +1,5 @@
 import Foundation
+import GATT
 import XCTest
 
 @testable import NordicDFU

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GATT
 import XCTest
 
 @testable import NordicDFU
@@ -106,21 +107,6 @@ enum TestPackages {
     /// An application-only package.
     static func app(firmware: [UInt8] = firmware, dat: [UInt8]? = nil, dfuVersion: Double? = nil) -> [UInt8] {
         TestZip(appEntries(firmware: firmware, dat: dat, dfuVersion: dfuVersion)).bytes
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64) so that random tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
