@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -42,6 +43,7 @@ let package = Package(
                 "CZip", "CCRC32Folding", "GATT",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // A model of an nRF5 device, reached through the GATT protocols.
@@ -54,6 +56,7 @@ let package = Package(
             dependencies: [
                 "NordicDFU", "DFUSimulator", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "dfu-bench",

@@ -83,18 +83,13 @@ final class ScriptedClient {
 /// Bytes and helpers the tests share.
 enum Fixtures {
     static let uuids = DFUUUIDs()
-    /// The team's fixtures, `../shared/fixtures` next to the repository.
+    /// The fixtures in the repository, `Tests/Fixtures`.
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+        .appendingPathComponent("../Fixtures").standardizedFileURL
 
-    /// A fixture file; the test is skipped (saying which file) when the fixtures are not there.
+    /// A fixture file (a missing one fails the test when it is read).
     static func file(_ path: String) throws -> URL {
-        let url = directory.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip(
-                "fixture \(url.path) is not available (needs ../shared/fixtures next to the repository)")
-        }
-        return url
+        directory.appendingPathComponent(path)
     }
 
     /// Deterministic pseudo-random image bytes.

@@ -2,18 +2,15 @@ import Foundation
 import NordicDFU
 import XCTest
 
-/// DFU packages for the engine tests: the team's fixtures, read through the package reader, and
+/// DFU packages for the engine tests: the fixtures in `Tests/Fixtures`, read through the package reader, and
 /// packages assembled here from their images where no fixture has the right combination.
 enum TestPackages {
+    /// `Tests/Fixtures`.
     static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static func fixture(_ path: String) throws -> DFUPackage {
         let url = fixtures.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("fixture \(url.path) is not available")
-        }
         return try DFUPackage(contentsOf: url)
     }
 

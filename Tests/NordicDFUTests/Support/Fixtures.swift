@@ -2,23 +2,21 @@ import Foundation
 import NordicDFU
 import XCTest
 
-/// The shared fixture corpus (`../shared/fixtures` next to the repository): real packages made by
+/// The fixture corpus (`Tests/Fixtures` in the repository): real packages made by
 /// Nordic's tools, each with a JSON sidecar of the facts a reader must recover.
 enum Fixtures {
-    /// The repository root's parent + `shared/fixtures`.
+    /// `Tests/Fixtures`.
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // NordicDFUTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures")
+        .appendingPathComponent("Fixtures")
 
-    /// The fixture directory, or an XCTSkip saying it is absent.
+    /// The fixture directory; a missing corpus is a failure, never a skip.
     static func require() throws -> URL {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
         else {
-            throw XCTSkip("fixture corpus not found at \(directory.path) (expected ../shared/fixtures)")
+            throw FixtureMissing(path: directory.path)
         }
         return directory
     }
@@ -90,4 +88,10 @@ struct JSONObject {
 
 extension Sequence<UInt8> {
     var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// A fixture the repository should hold is missing: the test fails (it is not skipped).
+struct FixtureMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "fixture \(path) is missing from the repository (Tests/Fixtures)" }
 }
