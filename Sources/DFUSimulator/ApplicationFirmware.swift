@@ -65,12 +65,10 @@ struct ApplicationFirmware: Sendable {
                 characteristic, ButtonlessDFUResponse(opCode: request.opCode, result: .success).encoded,
                 at: time)
         case .enterBootloader:
-            var output = DeviceOutput.notify(
+            return DeviceOutput.notify(
                 characteristic, ButtonlessDFUResponse(opCode: request.opCode, result: .success).encoded,
-                at: time)
-            output.dropsLink = true
-            output.reset = (.bootloader(keepsAddress: entry == .buttonlessWithBonds), 0)
-            return output
+                at: time
+            ).resetting(to: .bootloader(keepsAddress: entry == .buttonlessWithBonds))
         }
     }
 
@@ -83,9 +81,6 @@ struct ApplicationFirmware: Sendable {
                 uuids.legacyControlPoint,
                 LegacyDFUResponse.response(opCode: opCode, status: .notSupported).encoded, at: time)
         }
-        var output = DeviceOutput()
-        output.dropsLink = true
-        output.reset = (.bootloader(keepsAddress: true), 0)
-        return output
+        return .reset(to: .bootloader(keepsAddress: true))
     }
 }

@@ -35,7 +35,9 @@ struct DeviceCore: Sendable {
             configuration.kind.startsInBootloader ? configuration.address.decremented : configuration.address
         let factory = configuration.kind.startsInBootloader ? nil : Self.factoryApplication(configuration)
         banks = FlashBanks(factoryApplication: factory)
-        flash = FlashQueue(depth: configuration.timing.flashQueueDepth)
+        flash = FlashQueue(
+            packetBuffers: configuration.timing.packetBuffers(mtu: configuration.mtu),
+            operationLimit: configuration.timing.flashOperationQueue)
         let reported = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
         // A bootloader that nobody told of an application has no version to protect.
         let protected =

@@ -61,20 +61,12 @@ enum DeviceFirmware: Sendable {
             return application.write(characteristic, bytes, at: time, core: &core)
         case .secureBootloader(var bootloader):
             self = .off
-            let output =
-                characteristic == Self.uuids.securePacket
-                ? bootloader.packet(bytes, at: time, core: &core)
-                : bootloader.controlPoint(bytes, at: time, core: &core)
-            self = .secureBootloader(bootloader)
-            return output
+            defer { self = .secureBootloader(bootloader) }
+            return bootloader.write(characteristic, bytes, at: time, core: &core)
         case .legacyBootloader(var bootloader):
             self = .off
-            let output =
-                characteristic == Self.uuids.legacyPacket
-                ? bootloader.packet(bytes, at: time, core: &core)
-                : bootloader.controlPoint(bytes, at: time, core: &core)
-            self = .legacyBootloader(bootloader)
-            return output
+            defer { self = .legacyBootloader(bootloader) }
+            return bootloader.write(characteristic, bytes, at: time, core: &core)
         case .off:
             return .none
         }

@@ -32,12 +32,17 @@ struct DeviceOutput: Sendable {
             PendingNotification(characteristic: characteristic, value: value, readyAt: readyAt)
         ])
     }
-}
 
-/// Why a write was refused at the ATT level.
-enum WriteRefusal: Error, Equatable {
-    /// ATT 0xFD: notifications or indications were not enabled first.
-    case cccdImproperlyConfigured
-    /// The characteristic does not take this kind of write.
-    case notPermitted
+    /// The link drops and the device resets into `target`, `extraDelay` after its last output.
+    static func reset(to target: BootTarget, after extraDelay: Nanoseconds = 0) -> Self {
+        DeviceOutput(dropsLink: true, reset: (target, extraDelay))
+    }
+
+    /// This output, then the link drops and the device resets into `target`.
+    func resetting(to target: BootTarget, after extraDelay: Nanoseconds = 0) -> Self {
+        var output = self
+        output.dropsLink = true
+        output.reset = (target, extraDelay)
+        return output
+    }
 }

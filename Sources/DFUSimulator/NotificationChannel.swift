@@ -1,15 +1,13 @@
 import GATT
 
-/// The values a device sends on one subscribed characteristic, waiting for the client.
+/// The values a device sends on one subscribed characteristic, waiting for the client. Single
+/// consumer.
 ///
-/// Each value carries the connection event it went out in; when the client takes it, the link's
-/// clock reaches that event (`onReceive`), so time passes for a client exactly when it waits for
-/// the device. Single consumer.
+/// Taking a value costs no virtual time: the central received it in the connection event it was
+/// sent in, which `SimulationWorld.apply` accounts for when the device sends it. So the virtual
+/// clock does not depend on when the client's task gets round to reading it.
 final class NotificationChannel: @unchecked Sendable {
-    private struct Item {
-        var value: [UInt8]
-        var event: Int64
-    }
+    private typealias Item = [UInt8]
 
     private struct State {
         var items: [Item] = []
@@ -21,17 +19,11 @@ final class NotificationChannel: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let onReceive: @Sendable (Int64) -> Void
-
-    init(onReceive: @escaping @Sendable (Int64) -> Void) {
-        self.onReceive = onReceive
-    }
 
     /// Whether the client still listens.
     var isOpen: Bool { state.withLock { !$0.isFinished && !$0.isCancelled } }
 
-    func push(_ value: [UInt8], event: Int64) {
-        let item = Item(value: value, event: event)
+    func push(_ item: [UInt8]) {
         let waiter: CheckedContinuation<Item?, any Error>? = state.withLock { state in
             guard !state.isFinished, !state.isCancelled else { return nil }
             if let waiter = state.waiter {
@@ -114,9 +106,7 @@ final class NotificationChannel: @unchecked Sendable {
                 waiter?.resume(returning: nil)
             }
         }
-        guard let item else { return nil }
-        onReceive(item.event)
-        return item.value
+        return item
     }
 
     /// The stream the client iterates; cancelling its iteration unsubscribes.

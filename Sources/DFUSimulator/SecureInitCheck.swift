@@ -1,8 +1,10 @@
 import NordicDFU
 
-/// The checks an SDK 15–17 Secure bootloader makes when an init command is executed
-/// (protocol doc §2.4, §5.2, §5.3), in its order. A release build: `is_debug` does not skip the
-/// version checks.
+/// The checks an SDK 15–17 Secure bootloader makes when an init command is executed, in its
+/// order (`nrf_dfu_validation_init_cmd_execute`: decode, `nrf_dfu_validation_prevalidate` —
+/// signature, then `nrf_dfu_ver_validation_check`: type, hash type, hw version, sd_req, version —
+/// then `update_data_size_get` and `update_data_addr_get`). A release build: `is_debug` does not
+/// skip the version checks.
 struct SecureInitCheck {
     /// An accepted init command: what the data that follows must be.
     struct Accepted: Sendable {
@@ -33,7 +35,7 @@ struct SecureInitCheck {
                 return .refused(.failure(.invalidObject, extended: nil))
             }
         }
-        guard let layout = layout(of: packet) else { return extended(.initCommandInvalid) }
+        guard packet.type != .externalApplication else { return extended(.initCommandInvalid) }
         guard packet.hashType == .sha256, packet.hash.count == 32 else { return extended(.wrongHashType) }
         guard packet.hwVersion == core.configuration.hardwareVersion else {
             return extended(.hardwareVersionFailure)
@@ -42,7 +44,11 @@ struct SecureInitCheck {
             return extended(.softDeviceVersionFailure)
         }
         guard versionAccepted(packet, on: core) else { return extended(.firmwareVersionFailure) }
-        guard layout.total <= core.configuration.bankCapacity else { return extended(.insufficientSpace) }
+        guard let layout = layout(of: packet) else { return extended(.initCommandInvalid) }
+        // No room for the update is plain Insufficient Resources (`update_data_addr_get`).
+        guard layout.total <= core.configuration.bankCapacity else {
+            return .refused(.failure(.insufficientResources, extended: nil))
+        }
         return .accepted(
             Accepted(bytes: bytes, packet: packet, layout: layout, digest: packet.hash.reversed()))
     }

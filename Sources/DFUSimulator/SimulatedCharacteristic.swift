@@ -78,19 +78,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
         guard !properties.isDisjoint(with: [.notify, .indicate]) else {
             throw refused("subscribe", "the characteristic neither notifies nor indicates")
         }
-        let world = world
-        let device = device
-        let connection = connection
-        let channel = NotificationChannel { event in
-            world.state.withLock { state in
-                let interval = state.devices[device].core.timing.connectionInterval.nanoseconds
-                state.now = max(state.now, event * interval)
-                if state.devices[device].connection?.id == connection {
-                    state.devices[device].connection!.schedule.centralReceived(
-                        inEvent: event, now: &state.now)
-                }
-            }
-        }
+        let channel = NotificationChannel()
         try world.withLink(device: device, connection: connection) { state, link in
             // The CCCD write is a write request.
             let event = link.schedule.transmit(slots: 1, now: &state.now)

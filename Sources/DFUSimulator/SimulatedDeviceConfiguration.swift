@@ -79,11 +79,12 @@ public struct SimulatedDeviceConfiguration: Sendable {
         guard legacyDFUVersion.major == 0, (5...8).contains(legacyDFUVersion.minor) else {
             throw SimulatorConfigurationError("--sim-dfu-version \(legacyDFUVersion) is not 0.5 … 0.8")
         }
-        guard timing.connectionInterval > .zero, timing.packetsPerEvent >= 1, timing.flashQueueDepth >= 1,
+        guard timing.connectionInterval > .zero, timing.packetsPerEvent >= 1, timing.flashOperationQueue >= 1,
+            timing.packetBufferOverride ?? 1 >= 1,
             timing.pageSize > 0, timing.singleSlotPayload > 0
         else {
             throw SimulatorConfigurationError(
-                "the simulation timing needs a positive connection interval, page size and slot size, and at least one packet per event and one flash buffer"
+                "the simulation timing needs a positive connection interval, page size and slot size, and at least one packet per event, flash operation and packet buffer"
             )
         }
         guard (1...4096).contains(commandObjectMaximumSize) else {

@@ -13,8 +13,13 @@ public struct SimulationTiming: Hashable, Sendable {
     public var pageErase: Duration = .milliseconds(85)
     /// Time to write one 32-bit word.
     public var wordWrite: Duration = .microseconds(41)
-    /// Received data packets that may wait for flash at once; more are dropped without an error.
-    public var flashQueueDepth = 8
+    /// Flash operations the device queues at once, the one in progress included; a data packet
+    /// that finds the queue full is dropped without an error (`NRF_FSTORAGE_SD_QUEUE_SIZE`).
+    public var flashOperationQueue = 16
+    /// A fixed number of transport buffers (`NRF_DFU_BLE_BUFFERS` with
+    /// `NRF_DFU_BLE_BUFFERS_OVERRIDE`); nil: as many as the bootloader's MTU gives
+    /// (`packetBuffers(mtu:)`).
+    public var packetBufferOverride: Int?
     /// Time to hash (SHA-256) one KiB of image on the device when validating it.
     public var hashPerKiB: Duration = .microseconds(500)
     /// From the connect request to a connected, discovered link.
@@ -29,6 +34,13 @@ public struct SimulationTiming: Hashable, Sendable {
 
     /// Packets of `payload` bytes that fit in one connection event.
     public func packetsPerEvent(payload: Int) -> Int { max(1, packetsPerEvent / slots(forPayload: payload)) }
+
+    /// The Secure bootloader's transport buffers: one page's worth of its largest packet, plus
+    /// one (`nrf_dfu_ble.c`: `MAX_DFU_BUFFERS = CODE_PAGE_SIZE / MAX_DFU_PKT_LEN + 1`, with
+    /// `MAX_DFU_PKT_LEN` the payload of the MTU it was built for, a multiple of 4).
+    public func packetBuffers(mtu: Int) -> Int {
+        packetBufferOverride ?? pageSize / max(4, (mtu - 3) & ~3) + 1
+    }
 
     /// Flash time to write `byteCount` bytes (whole words).
     public func writeTime(bytes byteCount: Int) -> Duration { wordWrite * ((byteCount + 3) / 4) }
@@ -47,7 +59,10 @@ public struct SimulationTiming: Hashable, Sendable {
         eraseTime(bytes: byteCount) + writeTime(bytes: byteCount)
     }
 
-    /// Storing the bootloader settings page (after an init command is accepted): one erase and
-    /// a 1 KiB write.
-    public var settingsWrite: Duration { pageErase + writeTime(bytes: 1024) }
+    /// Storing the bootloader settings (after an init command is accepted): the settings page and
+    /// its backup, each erased and written with 1 KiB (`nrf_dfu_settings_write_and_backup`), as
+    /// four flash operations.
+    public var settingsWriteOperations: [Duration] {
+        [pageErase, writeTime(bytes: 1024), pageErase, writeTime(bytes: 1024)]
+    }
 }

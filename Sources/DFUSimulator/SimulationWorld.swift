@@ -121,7 +121,10 @@ final class SimulationWorld: Sendable {
                 continue
             }
             if state.devices[index].core.notificationIsLost() { continue }
-            channel.push(notification.value, event: event)
+            // The central receives it in its event, whenever the client's task reads it: the
+            // clock moves here, in the order of the client's operations, not of task scheduling.
+            link.schedule.centralReceived(inEvent: event, now: &state.now)
+            channel.push(notification.value)
         }
         guard output.dropsLink || output.reset != nil else { return }
         let dropTime = link.schedule.time(ofEvent: max(lastEvent, triggerEvent + 1))

@@ -19,11 +19,15 @@ public struct TransferConfiguration: Hashable, Sendable {
     public var packetReceiptNotifications: Int
     /// Secure data object size (the Select response's maximum, 4096).
     public var objectSize: Int
+    /// The ATT MTU the Secure bootloader was built for, which sizes its packet buffers
+    /// (`SimulationTiming.packetBuffers(mtu:)`); nil: the MTU of `payloadSize`.
+    public var bootloaderMTU: Int?
 
     public init(
         dfuProtocol: DFUProtocol, imageSize: Int, initPacketSize: Int, payloadSize: Int,
-        packetReceiptNotifications: Int = 0, objectSize: Int = 4096
+        packetReceiptNotifications: Int = 0, objectSize: Int = 4096, bootloaderMTU: Int? = nil
     ) {
+        self.bootloaderMTU = bootloaderMTU
         self.dfuProtocol = dfuProtocol
         self.imageSize = imageSize
         self.initPacketSize = initPacketSize
@@ -47,7 +51,8 @@ public enum TransferBound {
     )
         -> Duration
     {
-        var schedule = IdealSchedule(timing: timing)
+        let mtu = transfer.bootloaderMTU ?? transfer.payloadSize + 3
+        var schedule = IdealSchedule(timing: timing, packetBuffers: timing.packetBuffers(mtu: mtu))
         switch transfer.dfuProtocol {
         case .secure: schedule.runSecure(transfer)
         case .legacy: schedule.runLegacy(transfer)
@@ -63,13 +68,14 @@ private struct IdealSchedule {
     /// The event the client sends next in, and the slots of it already used.
     private var event: Int64 = 0
     private var used = 0
-    private var flashBusyUntil: Nanoseconds = 0
-    private var pendingWrites: [Nanoseconds] = []
+    /// The device's flash, as the device itself models it.
+    private var flash: FlashQueue
     private(set) var finishedAt: Nanoseconds = 0
 
-    init(timing: SimulationTiming) {
+    init(timing: SimulationTiming, packetBuffers: Int) {
         self.timing = timing
         interval = timing.connectionInterval.nanoseconds
+        flash = FlashQueue(packetBuffers: packetBuffers, operationLimit: timing.flashOperationQueue)
     }
 
     private func time(_ event: Int64) -> Nanoseconds { event * interval }
@@ -111,21 +117,25 @@ private struct IdealSchedule {
         used + timing.slots(forPayload: payload) > timing.packetsPerEvent ? event + 1 : event
     }
 
-    /// Streams `count` bytes as data packets through the flash queue (Secure data objects and
-    /// Legacy images); waits for every N-th packet's receipt notification when N > 0.
-    private mutating func streamImageBytes(_ count: Int, payload: Int, prn: Int, queueLimited: Bool) -> Int64
-    {
+    /// Streams `count` bytes as data packets (Secure data objects and Legacy images); waits for
+    /// every N-th packet's receipt notification when N > 0, except after the packet that
+    /// completes a Legacy image (which is answered instead). A Secure packet waits for an event
+    /// in which the device has a free buffer and room in its flash queue.
+    private mutating func streamImageBytes(_ count: Int, payload: Int, prn: Int, secure: Bool) -> Int64 {
         var remaining = count
         var packets = 0
         var lastEvent = event
         while remaining > 0 {
             let length = min(payload, remaining)
-            if queueLimited {
+            let writeTime = timing.writeTime(bytes: length).nanoseconds
+            if secure {
                 while true {
                     let arrival = time(nextSlot(payload: length))
-                    pendingWrites.removeAll { $0 <= arrival }
-                    guard pendingWrites.count >= timing.flashQueueDepth else { break }
-                    let free = (pendingWrites[0] + interval - 1) / interval
+                    var probe = flash
+                    guard probe.writePacket(taking: writeTime, at: arrival) != nil,
+                        let release = flash.nextCompletion(after: arrival)
+                    else { break }
+                    let free = (release + interval - 1) / interval
                     if free > event {
                         event = free
                         used = 0
@@ -133,12 +143,15 @@ private struct IdealSchedule {
                 }
             }
             lastEvent = send(payload: length)
-            flashBusyUntil =
-                max(flashBusyUntil, time(lastEvent)) + timing.writeTime(bytes: length).nanoseconds
-            if queueLimited { pendingWrites.append(flashBusyUntil) }
+            if secure {
+                _ = flash.writePacket(taking: writeTime, at: time(lastEvent))
+            } else {
+                flash.perform(taking: writeTime, at: time(lastEvent))
+            }
             remaining -= length
             packets += 1
-            if prn > 0, packets % prn == 0 { receive(inEvent: lastEvent + 1) }
+            let completesLegacyImage = !secure && remaining == 0
+            if prn > 0, packets % prn == 0, !completesLegacyImage { receive(inEvent: lastEvent + 1) }
         }
         return lastEvent
     }
@@ -153,30 +166,31 @@ private struct IdealSchedule {
     }
 
     mutating func runSecure(_ transfer: TransferConfiguration) {
-        let pageErase = timing.pageErase.nanoseconds
-        // Init packet: Create, stream, Calculate Checksum, Execute (stores the settings page).
+        // Init packet: Create, stream, Calculate Checksum, Execute (answered at once; the
+        // settings write it queues delays the first erase).
         roundTrip()
         streamInitPacket(transfer.initPacketSize, payload: transfer.payloadSize)
         roundTrip()
         var request = send(payload: 1)
-        flashBusyUntil = max(flashBusyUntil, time(request)) + timing.settingsWrite.nanoseconds
-        answer(request: request, readyAt: flashBusyUntil)
+        for operation in timing.settingsWriteOperations {
+            flash.perform(taking: operation.nanoseconds, at: time(request))
+        }
+        answer(request: request, readyAt: 0)
         if transfer.packetReceiptNotifications > 0 { roundTrip() }
         var offset = 0
         while offset < transfer.imageSize {
             let size = min(transfer.objectSize, transfer.imageSize - offset)
-            // Create erases the object's pages before any of its packets can be written.
+            // Create queues the erase of the object's pages and answers at once.
             request = send(payload: 1)
-            let pages = (size + timing.pageSize - 1) / timing.pageSize
-            flashBusyUntil = max(flashBusyUntil, time(request)) + pageErase * Nanoseconds(pages)
+            flash.perform(taking: timing.eraseTime(bytes: size).nanoseconds, at: time(request))
             answer(request: request, readyAt: 0)
-            let prn = transfer.packetReceiptNotifications
-            _ = streamImageBytes(size, payload: transfer.payloadSize, prn: prn, queueLimited: true)
+            _ = streamImageBytes(
+                size, payload: transfer.payloadSize, prn: transfer.packetReceiptNotifications, secure: true)
             roundTrip()  // Calculate Checksum
             offset += size
             request = send(payload: 1)  // Execute waits for the flash; the last one also validates
             let validation = offset == transfer.imageSize ? timing.hashTime(bytes: offset).nanoseconds : 0
-            answer(request: request, readyAt: max(time(request), flashBusyUntil) + validation)
+            answer(request: request, readyAt: max(time(request), flash.busyUntil) + validation)
         }
     }
 
@@ -184,8 +198,8 @@ private struct IdealSchedule {
         // Start DFU, then the size packet; the answer comes once the image's pages are erased.
         roundTrip()
         let sizes = send(payload: 12)
-        flashBusyUntil = time(sizes) + timing.eraseTime(bytes: transfer.imageSize).nanoseconds
-        answer(request: sizes, readyAt: flashBusyUntil)
+        flash.perform(taking: timing.eraseTime(bytes: transfer.imageSize).nanoseconds, at: time(sizes))
+        answer(request: sizes, readyAt: flash.busyUntil)
         // Init packet: begin (a write request), chunks, complete (answered at once).
         roundTrip()
         streamInitPacket(transfer.initPacketSize, payload: transfer.payloadSize)
@@ -194,12 +208,12 @@ private struct IdealSchedule {
         roundTrip()  // Receive Firmware Image (write request, no notification)
         let last = streamImageBytes(
             transfer.imageSize, payload: transfer.payloadSize, prn: transfer.packetReceiptNotifications,
-            queueLimited: false)
-        answer(request: last, readyAt: flashBusyUntil)
+            secure: false)
+        answer(request: last, readyAt: flash.busyUntil)
         let validate = send(payload: 1)
         answer(
             request: validate,
-            readyAt: max(time(validate), flashBusyUntil)
+            readyAt: max(time(validate), flash.busyUntil)
                 + timing.hashTime(bytes: transfer.imageSize).nanoseconds)
     }
 }

@@ -77,8 +77,15 @@ final class ActivationTests: XCTestCase {
         let early = try await client.request(cp, [0x04])
         XCTAssertEqual(early, [0x60, 0x04, 0x01])  // the command object, executed again
         _ = try await client.request(cp, [0x06, 0x02])
-        let executeData = try await client.request(cp, [0x04])
-        XCTAssertEqual(executeData, Fixtures.hex("60 04 08"))
+        // Nothing since the last executed object: acknowledged again (`on_data_obj_execute_request`).
+        let executeAgain = try await client.request(cp, [0x04])
+        XCTAssertEqual(executeAgain, Fixtures.hex("60 04 01"))
+        let created = try await client.request(cp, [0x01, 0x02, 0xE0, 0x0E, 0x00, 0x00])  // the last 3808 bytes
+        XCTAssertEqual(created, Fixtures.hex("60 01 01"))
+        try await client.central.linkTime.sleep(for: .milliseconds(100))
+        try await client.writeWithoutResponse(pkt, Array(image[8192..<8212]))
+        let executeIncomplete = try await client.request(cp, [0x04])
+        XCTAssertEqual(executeIncomplete, Fixtures.hex("60 04 08"))
         try await client.write(cp, [0x0C])
         try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
         try await assertOldApplicationRuns(central, before: before)

@@ -43,7 +43,8 @@ final class SecureRejectionTests: XCTestCase {
     func testMalformedAndUnknownRequests() async throws {
         let client = try await client()
         try await assertResponse(client, [0x05], "60 05 02")
-        try await assertResponse(client, [0x06, 0x03], "60 06 07")
+        // An object type other than command or data is Invalid Object (`nrf_dfu_obj_op`).
+        try await assertResponse(client, [0x06, 0x03], "60 06 05")
         try await assertResponse(client, [0x01, 0x01, 0x10], "60 01 03")
         try await assertResponse(client, [0x00], "60 00 01")
     }
@@ -53,7 +54,8 @@ final class SecureRejectionTests: XCTestCase {
         try await assertResponse(client, [0x06, 0x01], "60 06 01 00 02 00 00 00 00 00 00 00 00 00 00")
         try await assertResponse(client, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00], "60 01 03")
         try await assertResponse(client, [0x01, 0x01, 0x01, 0x02, 0x00, 0x00], "60 01 04")
-        try await assertResponse(client, [0x04], "60 04 08")
+        // Nothing announced, nothing received: the empty command does not decode.
+        try await assertResponse(client, [0x04], "60 04 05")
         try await assertResponse(client, [0x01, 0x01, 0x46, 0x00, 0x00, 0x00], "60 01 01")
         try await client.stream(pkt, Fixtures.docInitPacket[..<40], payload: 20)
         try await assertResponse(client, [0x04], "60 04 08")
@@ -71,7 +73,9 @@ final class SecureRejectionTests: XCTestCase {
         expect(
             try await client.sendSecureInitPacket(try Fixtures.docInitPacket(for: image)), [0x60, 0x04, 0x01])
         try await assertResponse(client, [0x01, 0x02, 0x00, 0x00, 0x00, 0x00], "60 01 03")
-        try await assertResponse(client, [0x01, 0x02, 0x01, 0x10, 0x00, 0x00], "60 01 04")
+        // Page alignment is checked before the maximum size (`on_data_obj_create_request`).
+        try await assertResponse(client, [0x01, 0x02, 0x01, 0x10, 0x00, 0x00], "60 01 03")
+        try await assertResponse(client, [0x01, 0x02, 0x00, 0x20, 0x00, 0x00], "60 01 04")
         // Not a whole page and not the last object.
         try await assertResponse(client, [0x01, 0x02, 0x00, 0x08, 0x00, 0x00], "60 01 03")
         // Larger than what is left of the image.

@@ -19,7 +19,8 @@ final class TransferBoundTests: XCTestCase {
     }
 
     /// Sends an image as fast as the model allows: it knows the flash timing and sends a packet
-    /// only when the flash queue will have room for it, and makes no request it does not need.
+    /// only when the device will have a free buffer and room in its flash queue for it, and makes
+    /// no request it does not need.
     private func idealSecureTransfer(
         image: [UInt8], client: ScriptedClient, payload: Int, prn: Int, timing: SimulationTiming
     ) async throws -> [UInt8] {
@@ -28,17 +29,26 @@ final class TransferBoundTests: XCTestCase {
         _ = try await client.request(cp, [0x01, 0x01] + Fixtures.le32(UInt32(initPacket.count)))
         try await client.stream(pkt, initPacket[...], payload: payload)
         _ = try await client.request(cp, [0x03])
-        _ = try await client.request(cp, [0x04])
+        // Flash operations queue one after another: completion times, and the packet buffers
+        // held until their write completes.
+        var busyUntil = client.now
+        var operations: [Duration] = []
+        var buffers: [Duration] = []
+        func queue(_ duration: Duration, at time: Duration) {
+            busyUntil = max(busyUntil, time) + duration
+            operations.append(busyUntil)
+        }
+        try await client.write(cp, [0x04])
+        for operation in timing.settingsWriteOperations { queue(operation, at: client.now - interval) }
+        _ = try await client.next(cp)
         if prn > 0 { _ = try await client.request(cp, [0x02, UInt8(prn), 0x00]) }
-        var flashBusyUntil = client.now
-        var pending: [Duration] = []
+        let bufferCount = timing.packetBuffers(mtu: payload + 3)
         var offset = 0
         var last: [UInt8] = []
         while offset < image.count {
             let size = min(4096, image.count - offset)
             try await client.write(cp, [0x01, 0x02] + Fixtures.le32(UInt32(size)))
-            let createArrived = client.now - interval  // the write response comes one event later
-            flashBusyUntil = max(flashBusyUntil, createArrived) + timing.eraseTime(bytes: size)
+            queue(timing.eraseTime(bytes: size), at: client.now - interval)  // it arrived an event earlier
             _ = try await client.next(cp)
             var packets = 0
             for start in stride(from: offset, to: offset + size, by: payload) {
@@ -46,13 +56,17 @@ final class TransferBoundTests: XCTestCase {
                 while true {
                     let intervals = Int64((client.now / interval).rounded(.up))
                     let arrival = interval * intervals
-                    pending.removeAll { $0 <= arrival }
-                    guard pending.count >= timing.flashQueueDepth else { break }
-                    try await client.central.linkTime.sleep(for: pending[0] - client.now)
+                    operations.removeAll { $0 <= arrival }
+                    buffers.removeAll { $0 <= arrival }
+                    guard operations.count >= timing.flashOperationQueue || buffers.count >= bufferCount
+                    else {
+                        break
+                    }
+                    try await client.central.linkTime.sleep(for: operations[0] - client.now)
                 }
                 try await client.writeWithoutResponse(pkt, Array(image[start..<end]))
-                flashBusyUntil = max(flashBusyUntil, client.now) + timing.writeTime(bytes: end - start)
-                pending.append(flashBusyUntil)
+                queue(timing.writeTime(bytes: end - start), at: client.now)
+                buffers.append(busyUntil)
                 packets += 1
                 if prn > 0, packets % prn == 0 { _ = try await client.next(cp) }
             }
@@ -147,7 +161,9 @@ final class TransferBoundTests: XCTestCase {
                 try await client.writeWithoutResponse(
                     legacyPacket, Array(image.firmware[offset..<min(offset + 20, image.firmware.count)]))
                 packets += 1
-                if prn > 0, packets % prn == 0 { _ = try await client.next(legacyCP) }
+                // The packet that completes the image gets `10 03 01`, not a PRN.
+                let more = offset + 20 < image.firmware.count
+                if prn > 0, packets % prn == 0, more { _ = try await client.next(legacyCP) }
             }
             let received = try await client.next(legacyCP)
             XCTAssertEqual(received, [0x10, 0x03, 0x01])
