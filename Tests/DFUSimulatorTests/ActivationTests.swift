@@ -80,7 +80,8 @@ final class ActivationTests: XCTestCase {
         // Nothing since the last executed object: acknowledged again (`on_data_obj_execute_request`).
         let executeAgain = try await client.request(cp, [0x04])
         XCTAssertEqual(executeAgain, Fixtures.hex("60 04 01"))
-        let created = try await client.request(cp, [0x01, 0x02, 0xE0, 0x0E, 0x00, 0x00])  // the last 3808 bytes
+        // The last object: 3808 bytes.
+        let created = try await client.request(cp, [0x01, 0x02, 0xE0, 0x0E, 0x00, 0x00])
         XCTAssertEqual(created, Fixtures.hex("60 01 01"))
         try await client.central.linkTime.sleep(for: .milliseconds(100))
         try await client.writeWithoutResponse(pkt, Array(image[8192..<8212]))
