@@ -45,6 +45,23 @@ final class SecureFidelityTests: XCTestCase {
         try await assertResponse(client, [0x04], "60 04 05")
     }
 
+    func testACommandWriteBeforeCreateIsAnInvalidParameter() async throws {
+        let client = try await client()
+        try await assertResponse(client, [0x02, 0x01, 0x00], "60 02 01")
+        try await client.writeWithoutResponse(pkt, [1, 2, 3, 4])
+        let receipt = try await client.next(cp)
+        XCTAssertEqual(receipt, [0x60, 0x03, 0x03])
+    }
+
+    func testAnImageTooLargeForTheBankIsInsufficientResources() async throws {
+        var configuration = Fixtures.docDevice()
+        configuration.bankCapacity = 16384
+        let client = try await client(configuration)
+        let answer = try await client.sendSecureInitPacket(
+            try Fixtures.docInitPacket(for: Fixtures.image(count: 20524)))
+        XCTAssertEqual(answer, [0x60, 0x04, 0x04])
+    }
+
     func testARepeatedDataExecuteSucceedsAndKeepsProgress() async throws {
         let image = Fixtures.image(count: 20524)
         let client = try await client()
