@@ -4,28 +4,9 @@ import XCTest
 /// `dfu-update inspect` as users run it: the binary built next to this test bundle, its JSON
 /// compared with a fixture's sidecar, its exit codes and error objects.
 final class InspectCLITests: XCTestCase {
-    private func binary() throws -> URL {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let url = products.appendingPathComponent("dfu-update")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw XCTSkip("dfu-update is not built next to the tests (\(url.path)); run swift build first")
-        }
-        return url
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+        let run = try CLIRunner.run(arguments)
+        return (run.status, run.stdout, run.stderr)
     }
 
     func testJSONMatchesSidecar() throws {
