@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 import XCTest
 
 /// Lets test handlers wait until the test releases them (instead of sleeping).

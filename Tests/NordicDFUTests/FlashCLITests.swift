@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `dfu-update flash --json` against the built-in simulated device, checked line by line
@@ -21,12 +22,12 @@ final class FlashCLITests: XCTestCase {
         "aborted",
     ]
 
-    private func flash(_ fixture: String, _ extra: [String]) throws -> CLIRunner.Run {
-        try CLIRunner.run(["flash", try Fixtures.url(fixture).path, "--json"] + extra)
+    private func flash(_ fixture: String, _ extra: [String]) async throws -> ProcessOutput {
+        try await CLIRunner.run(["flash", try Fixtures.url(fixture).path, "--json"] + extra)
     }
 
     /// Checks every line against the contract and returns the `result` event (the last line).
-    private func checkEvents(_ run: CLIRunner.Run, device: String) throws -> JSONObject {
+    private func checkEvents(_ run: ProcessOutput, device: String) throws -> JSONObject {
         let lines = try run.jsonLines()
         XCTAssertFalse(lines.isEmpty, run.stderr)
         for line in lines {
@@ -58,8 +59,8 @@ final class FlashCLITests: XCTestCase {
         return result
     }
 
-    func testCompletedUpdateEventsFollowTheContract() throws {
-        let run = try flash("secure/secure_app_4096_bin_signed.zip", ["--simulate", "secure-app"])
+    func testCompletedUpdateEventsFollowTheContract() async throws {
+        let run = try await flash("secure/secure_app_4096_bin_signed.zip", ["--simulate", "secure-app"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let result = try checkEvents(run, device: "C0:DE:00:00:00:10")
         XCTAssertEqual(try result.string("result"), "completed")
@@ -78,8 +79,8 @@ final class FlashCLITests: XCTestCase {
         XCTAssertNotNil(precise.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), text)
     }
 
-    func testResumedUpdateCountsItsRetry() throws {
-        let run = try flash(
+    func testResumedUpdateCountsItsRetry() async throws {
+        let run = try await flash(
             "secure/secure_app_12k_hex_signed_version_string.zip",
             [
                 "--simulate", "secure-app", "--device", "C0:DE:00:00:00:42", "--sim-fault",
@@ -91,8 +92,8 @@ final class FlashCLITests: XCTestCase {
         XCTAssertEqual(try result.int("retries"), 1)
     }
 
-    func testFailedUpdateReportsTheErrorInItsResult() throws {
-        let run = try flash(
+    func testFailedUpdateReportsTheErrorInItsResult() async throws {
+        let run = try await flash(
             "secure/secure_app_4096_bin_signed.zip",
             ["--simulate", "secure-app", "--sim-fault", "reject-connect=10"])
         XCTAssertEqual(run.status, 1, run.stderr)
