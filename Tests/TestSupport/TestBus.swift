@@ -1,6 +1,5 @@
 import DBus
 import Foundation
-import XCTest
 
 /// A private `dbus-daemon` started for one test class, killed by pid when it is done.
 public final class TestBus: @unchecked Sendable {
@@ -98,25 +97,5 @@ public final class TestBus: @unchecked Sendable {
               <limit name="max_incoming_unix_fds">2048</limit>
             </busconfig>
             """
-    }
-}
-
-/// Runs `body` with a time limit; fails the test instead of hanging.
-public func withTimeout<T: Sendable>(
-    _ seconds: Double, file: StaticString = #filePath, line: UInt = #line,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            XCTFail("timed out after \(seconds) s", file: file, line: line)
-            throw CancellationError()
-        }
-        return value
     }
 }
