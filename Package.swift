@@ -65,13 +65,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // What the test targets share instead of copies: the fixture locator, a zip writer,
+        // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
+        .target(name: "TestSupport", dependencies: ["NordicDFU", "DBus"], path: "Tests/TestSupport"),
         .testTarget(name: "GATTTests", dependencies: ["GATT"]),
         .testTarget(
             name: "NordicDFUTests",
-            dependencies: ["NordicDFU", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
-        .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
-        .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT"]),
-        .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
+            dependencies: ["NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
+        .testTarget(
+            name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+        .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT", "TestSupport"]),
     ]
 )

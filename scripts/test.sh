@@ -5,10 +5,35 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
-# On the host the system tests skip themselves (no bluetoothd): their skips are listed below.
+# On the host only the system tests may skip (they need bluetoothd; they run in the VM below).
+# Any other skip fails the command: a test that silently does not run is a test that does not
+# exist (fixtures are in the repository, so a missing one fails its test instead).
+set +e
 swift test --skip-build 2>&1 | tee .build/host-tests.log
-echo "== on the host these skip (they need bluetoothd; they run in the VM below):"
-grep -E "Test skipped" .build/host-tests.log | sed 's/^.*: \([A-Za-z]*Tests\.[A-Za-z]*\) : Test skipped - /  \1: /' || true
+status=${PIPESTATUS[0]}
+set -e
+skips=$(sed -n 's/^.*: \([A-Za-z0-9_]*\.[A-Za-z0-9_]*\) : Test skipped - \(.*\)$/\1: \2/p' .build/host-tests.log)
+echo "== skipped on the host:"
+[ -z "$skips" ] && echo "  (none)" || printf '%s\n' "$skips" | sed 's/^/  /'
+# XCTest's last summary counts every skip: each must have been listed above.
+counted=$(grep -E "^\s*Executed [0-9]+ tests?" .build/host-tests.log | tail -1 |
+    sed -n 's/.* with \([0-9]*\) tests\{0,1\} skipped.*/\1/p')
+listed=$(printf '%s\n' "$skips" | grep -c . || true)
+if [ "${counted:-0}" -ne "$listed" ]; then
+    echo "error: XCTest counted ${counted:-0} skipped tests, but $listed skip lines were found" >&2
+    exit 1
+fi
+bundle=$(swift build --show-bin-path)/dfu-updatePackageTests.xctest
+# Class.method of every system test, as the skip lines name them.
+system_tests=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^BlueZSystemTests\.\([A-Za-z0-9_]*\)/\([A-Za-z0-9_]*\)$|\1.\2|p')
+[ -n "$system_tests" ] || { echo "error: no BlueZSystemTests in $bundle" >&2; exit 1; }
+unexpected=$(printf '%s\n' "$skips" | cut -d: -f1 | grep . | grep -v -x -F -f <(printf '%s\n' "$system_tests") || true)
+if [ -n "$unexpected" ]; then
+    echo "error: these tests skipped on the host, where only the system tests may skip:" >&2
+    printf '  %s\n' $unexpected >&2
+    exit 1
+fi
+[ "$status" -eq 0 ] || exit "$status"
 
 if [ "${DFU_SKIP_VM:-0}" = 1 ]; then
     echo "== system tests: skipped (DFU_SKIP_VM=1)"
@@ -17,7 +42,6 @@ fi
 echo "== system tests in the VM (real bluetoothd, two virtual controllers)"
 # The VM runs the test bundle built above directly (`swift test --skip-build` inside the VM did
 # not reach the tests within 400 s); the tests also run the dfu-update executable next to it.
-bundle=$(swift build --show-bin-path)/dfu-updatePackageTests.xctest
 classes=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\(BlueZSystemTests\.[A-Za-z]*\)/.*|\1|p' | sort -u | paste -sd, -)
 [ -n "$classes" ] || { echo "error: no BlueZSystemTests in $bundle" >&2; exit 1; }
 set +e

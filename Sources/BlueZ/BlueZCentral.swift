@@ -199,7 +199,7 @@ public final class BlueZCentral: GATTCentral {
         guard let path = found.value else {
             throw GATTError.connectionFailed(
                 device: device.description,
-                reason: "not found while scanning on \(adapter.name) for \(scanTime.seconds) s; "
+                reason: "not found while scanning on \(adapter.name) for \(scanTime.secondsForPeople); "
                     + "is it advertising and in range?")
         }
         return path

@@ -23,7 +23,7 @@ public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
         case .disconnected(let device, let reason):
             "\(device) disconnected: \(reason)"
         case .timeout(let operation, let seconds):
-            "timed out after \(seconds) s waiting for \(operation)"
+            "timed out after \(seconds.secondsForPeople) waiting for \(operation)"
         case .attributeNotFound(let what):
             "not found on the device: \(what)"
         case .operationFailed(let operation, let reason):

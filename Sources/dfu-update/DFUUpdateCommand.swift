@@ -8,8 +8,8 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         discussion: """
             Reads Nordic DFU packages (.zip made by nrfutil, or a bare .bin/.hex with an optional \
             .dat), checks them, and sends them with the Legacy (SDK <= 11) or Secure (SDK >= 12) \
-            DFU protocol. Every command takes --json for machine-readable output; see \
-            docs/cli-contract.md.
+            DFU protocol. Every command takes --json for machine-readable output; the output, \
+            exit codes and error classes are a contract: docs/cli-contract.md.
 
             Examples:
               dfu-update inspect Firmware/secure_app.zip
@@ -19,4 +19,41 @@ struct DFUUpdateCommand: AsyncParsableCommand {
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
         subcommands: [InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self])
+
+    /// Parses, bootstraps logging, runs, and reports every failure of every command one way
+    /// (docs/cli-contract.md, "Errors"), usage errors included.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Known before parsing, so that a usage error can be reported as JSON too.
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            var command = try parseAsRoot(arguments)
+            (command as? any ContractCommand)?.logging.bootstrap()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            reportAndExit(error, json: json)
+        }
+    }
+
+    private static func reportAndExit(_ error: any Error, json: Bool) -> Never {
+        // An exit code alone: the command has reported already (flash's result event).
+        if let code = error as? ExitCode { exit(withError: code) }
+        if let failure = CommandFailure(error) {
+            failure.print(json: json)
+            exit(withError: failure.exitCode)
+        }
+        if json, exitCode(for: error) == .validationFailure {
+            let text = message(for: error)
+            let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
+            var message = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine
+            if message.hasSuffix(".") { message.removeLast() }
+            CommandFailure(usage: message + "; see --help").print(json: true)
+            exit(withError: ExitCode.usage)
+        }
+        exit(withError: error)
+    }
 }

@@ -5,7 +5,7 @@ import GATT
 import NordicDFU
 
 /// `dfu-update flash`: sends a DFU package to one device.
-struct FlashCommand: AsyncParsableCommand {
+struct FlashCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "flash",
         abstract: "Update a device with a DFU package.",
@@ -14,7 +14,8 @@ struct FlashCommand: AsyncParsableCommand {
             device that is up to date unless --force), switches an application into its \
             bootloader (buttonless DFU), sends every image of the package and waits for the \
             device to activate it. Secure DFU resumes after a lost link; Ctrl-C aborts and \
-            leaves the device able to take the update again.
+            leaves the device able to take the update again. A package whose hash Nordic's \
+            bootloaders cannot check (not sha256) is refused before connecting.
             """)
 
     @Argument(help: "The DFU package: a .zip, or a bare .bin/.hex application.")
@@ -29,34 +30,36 @@ struct FlashCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     @Flag(help: "Update even when the device already runs the package's version.")
     var force = false
 
     @Option(help: "The package's version (x.y.z or an integer), instead of the one in its init packet.")
-    var packageVersion: String?
+    var packageVersion: DFUFirmwareVersion?
 
     @Option(
         help: "UUID of the characteristic holding the device's version (default: 2A26, Firmware Revision).")
-    var versionCharacteristic: String?
+    var versionCharacteristic: BluetoothUUID?
 
     @Option(
         name: .customLong("prn"),
         help: "Packet receipt notification interval; 0 turns them off (Secure 0, Legacy 10).")
     var packetReceiptNotifications: UInt16?
 
-    @Option(help: "Largest packet written to the device, in bytes (the link's limit applies too).")
+    @Option(help: "Largest packet written to the device, in bytes, 20…512 (the link's limit applies too).")
     var packetSize: Int = 512
 
     @Option(help: "Seconds each connection attempt may take.")
-    var connectTimeout: Double = 10
+    var connectTimeout = Seconds(10)
 
     @Option(help: "Seconds to wait for a response that needs flash work (Create, Execute, Validate).")
-    var responseTimeout: Double = 20
+    var responseTimeout = Seconds(20)
 
-    @Option(help: "Reconnections after a lost link (Secure resumes, Legacy restarts the image).")
+    @Option(help: "Reconnections after a lost link, 0…100 (Secure resumes, Legacy restarts the image).")
     var retries: Int = 3
 
-    @Option(help: "Milliseconds to wait after creating each data object (Secure).")
+    @Option(help: "Milliseconds to wait after creating each data object, 0…5000 (Secure).")
     var prepareDelay: Int?
 
     @Flag(help: "Secure DFU: send everything again instead of resuming what the device holds.")
@@ -70,7 +73,7 @@ struct FlashCommand: AsyncParsableCommand {
 
     @Option(
         help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
-    var bootloaderAddress: String = "auto"
+    var bootloaderAddress: DFUOptions.BootloaderLocation = .automatic
 
     @Flag(help: "Accept SDK 12's experimental buttonless service.")
     var experimentalButtonless = false
@@ -78,63 +81,33 @@ struct FlashCommand: AsyncParsableCommand {
     @Flag(help: "Legacy DFU without a DFU Version characteristic: treat the device as a bootloader.")
     var forceBootloader = false
 
-    @Flag(name: .shortAndLong, help: "Print the engine's log lines.")
-    var verbose = false
-
     func validate() throws {
         if device == nil, !simulation.isSimulating { throw ValidationError("--device is required") }
-        if let packageVersion, DFUFirmwareVersion(packageVersion) == nil {
-            throw ValidationError("--package-version '\(packageVersion)' is not x.y.z or an integer")
-        }
-        if let versionCharacteristic, BluetoothUUID(versionCharacteristic) == nil {
-            throw ValidationError("--version-characteristic '\(versionCharacteristic)' is not a UUID")
-        }
         guard (20...512).contains(packetSize) else { throw ValidationError("--packet-size must be 20…512") }
-        guard connectTimeout > 0, responseTimeout > 0 else {
-            throw ValidationError("timeouts must be positive")
-        }
         guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0…100") }
-        guard ["auto", "same", "incremented"].contains(bootloaderAddress) else {
-            throw ValidationError("--bootloader-address must be auto, same or incremented")
-        }
         if let prepareDelay, !(0...5000).contains(prepareDelay) {
             throw ValidationError("--prepare-delay must be 0…5000 ms")
         }
     }
 
     func run() async throws {
-        let firmware: DFUPackage
-        do {
-            firmware = try DFUPackage(contentsOf: URL(fileURLWithPath: package))
-        } catch {
-            let exitCode: ExitCode = error.kind == .fileNotFound ? .fileNotFound : .invalidPackage
-            throw CommandFailure(errorClass: error.errorClass, message: error.message, exitCode: exitCode)
-                .report(json: json)
-        }
+        let firmware = try DFUPackage(contentsOf: URL(fileURLWithPath: package))
+        try firmware.checkBootloadersCanVerify()
         let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.defaultAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
-        do {
-            if simulation.isSimulating {
-                let simulator = try SimulatedCentral(devices: [
-                    simulation.configuration(device: device.map(DeviceIdentifier.init))
-                ])
-                simulated = simulator
-                central = simulator
-            } else {
-                central = try await bluetooth.central()
-            }
-        } catch let failure as CommandFailure {
-            throw failure.report(json: json)
-        } catch let error as GATTError {
-            throw error.commandFailure.report(json: json)
-        } catch let error as SimulatorConfigurationError {
-            throw CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage).report(
-                json: json)
+        if simulation.isSimulating {
+            let simulator = try SimulatedCentral(devices: [
+                simulation.configuration(device: device.map(DeviceIdentifier.init))
+            ])
+            simulated = simulator
+            central = simulator
+        } else {
+            central = try await bluetooth.central()
         }
 
         let updater = DFUUpdater(package: firmware, central: central, device: target, options: options)
-        let reporter = FlashReporter(device: target.description, json: json, verbose: verbose)
+        let reporter = FlashReporter(device: target.description, json: json)
         let (controller, events) = updater.start()
         let interrupt = InterruptHandler { controller.abort() }
         var result: DFUResult?
@@ -159,12 +132,12 @@ struct FlashCommand: AsyncParsableCommand {
     private var options: DFUOptions {
         var options = DFUOptions()
         options.force = force
-        options.packageVersion = packageVersion
-        if let versionCharacteristic { options.versionCharacteristic = BluetoothUUID(versionCharacteristic)! }
+        options.packageVersion = packageVersion?.description
+        if let versionCharacteristic { options.versionCharacteristic = versionCharacteristic }
         options.packetReceiptNotifications = packetReceiptNotifications
         options.maximumPacketSize = packetSize
-        options.connectTimeout = .milliseconds(Int(connectTimeout * 1000))
-        options.responseTimeout = .milliseconds(Int(responseTimeout * 1000))
+        options.connectTimeout = connectTimeout.duration
+        options.responseTimeout = responseTimeout.duration
         options.retries = retries
         if let prepareDelay { options.dataObjectPreparationDelay = .milliseconds(prepareDelay) }
         options.disableResume = noResume
@@ -173,11 +146,7 @@ struct FlashCommand: AsyncParsableCommand {
         } else if let bootloaderName {
             options.alternativeAdvertisingName = .name(bootloaderName)
         }
-        switch bootloaderAddress {
-        case "same": options.bootloaderLocation = .sameAddress
-        case "incremented": options.bootloaderLocation = .incrementedAddress
-        default: break
-        }
+        options.bootloaderLocation = bootloaderAddress
         options.enableExperimentalButtonless = experimentalButtonless
         options.forceBootloaderMode = forceBootloader
         return options

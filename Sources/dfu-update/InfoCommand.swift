@@ -1,15 +1,16 @@
 import ArgumentParser
 import GATT
+import NordicDFU
 
 /// `dfu-update info`: connects to one device and reports its firmware versions and DFU support.
-struct InfoCommand: AsyncParsableCommand {
+struct InfoCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Connect to a device and show its firmware version and DFU support.",
         discussion: """
             Reads the Device Information strings (firmware, hardware, software revision) and \
             finds out which Nordic DFU protocol the device speaks and whether it runs its \
-            application or the bootloader; then disconnects.
+            application or the bootloader, as flash would; then disconnects.
             """)
 
     @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
@@ -17,44 +18,28 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How long to look for the device and connect, in seconds.")
-    var timeout: Double = 30
+    @Option(help: "How long to look for the device and connect, in seconds (at most 3600).")
+    var timeout = Seconds(30)
 
     @Flag(help: "Print one JSON object (docs/cli-contract.md).")
     var json = false
 
-    static let firmwareRevision = BluetoothUUID(short: 0x2A26)
-    static let hardwareRevision = BluetoothUUID(short: 0x2A27)
-    static let softwareRevision = BluetoothUUID(short: 0x2A28)
+    @OptionGroup var logging: LoggingOptions
+
     static let readTimeout: Duration = .seconds(10)
 
-    func validate() throws {
-        guard timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds")
-        }
-    }
-
     func run() async throws {
-        try await reportingFailures(json: json) {
-            let central = try await bluetooth.central()
-            let peripheral = try await central.connect(DeviceIdentifier(device), timeout: .seconds(timeout))
-            do {
-                let info = try await Self.read(peripheral)
-                await peripheral.disconnect()
-                print(info)
-            } catch {
-                await peripheral.disconnect()
-                throw error
-            }
+        let central = try await bluetooth.central()
+        let peripheral = try await central.connect(DeviceIdentifier(device), timeout: timeout.duration)
+        let info: DeviceInfo
+        do {
+            info = try await Self.read(peripheral)
+        } catch {
+            await peripheral.disconnect()
+            throw error
         }
-    }
-
-    private func print(_ info: DeviceInfo) {
-        if json {
-            Output.line(info.json)
-        } else {
-            Output.line(info.humanText)
-        }
+        await peripheral.disconnect()
+        Output.line(json ? info.json.serialized() : info.humanText)
     }
 
     static func read(_ peripheral: any GATTPeripheral) async throws -> DeviceInfo {
@@ -67,18 +52,12 @@ struct InfoCommand: AsyncParsableCommand {
             // DIS strings are UTF-8, sometimes with a terminating NUL
             return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-        var legacyVersion: [UInt8]?
-        if let characteristic = services.first(where: { $0.uuid == DFUServiceDetection.legacyService })?
-            .characteristic(DFUServiceDetection.legacyVersion)
-        {
-            legacyVersion = try await characteristic.read(timeout: readTimeout)
-        }
         return DeviceInfo(
             address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
-            firmwareRevision: try await string(firmwareRevision),
-            hardwareRevision: try await string(hardwareRevision),
-            softwareRevision: try await string(softwareRevision),
-            dfu: DFUServiceDetection.report(services: services, legacyVersion: legacyVersion))
+            firmwareRevision: try await string(DeviceInformationUUIDs.firmwareRevision),
+            hardwareRevision: try await string(DeviceInformationUUIDs.hardwareRevision),
+            softwareRevision: try await string(DeviceInformationUUIDs.softwareRevision),
+            dfu: try await DFUDeviceSupport.detect(in: services, timeout: readTimeout))
     }
 }
 
@@ -90,7 +69,8 @@ struct DeviceInfo {
     var firmwareRevision: String?
     var hardwareRevision: String?
     var softwareRevision: String?
-    var dfu: DFUServiceDetection.Report
+    /// `nil` when the device offers no DFU.
+    var dfu: DFUDeviceSupport?
 
     var json: JSONValue {
         .object([
@@ -103,10 +83,10 @@ struct DeviceInfo {
             (
                 "dfu",
                 .object([
-                    ("protocol", .optional(dfu.protocolName)),
-                    ("mode", .optional(dfu.mode)),
-                    ("buttonless", .optional(dfu.buttonless)),
-                    ("legacy_dfu_version", .optional(dfu.legacyVersion)),
+                    ("protocol", .optional(dfu?.protocolKind.rawValue)),
+                    ("mode", .optional(dfu?.mode.rawValue)),
+                    ("buttonless", .optional(dfu?.buttonless?.rawValue)),
+                    ("legacy_dfu_version", .optional(dfu?.legacyVersion?.description)),
                 ])
             ),
         ])
@@ -117,9 +97,9 @@ struct DeviceInfo {
         lines.append("  firmware revision: \(firmwareRevision ?? "-")")
         lines.append("  hardware revision: \(hardwareRevision ?? "-")")
         lines.append("  software revision: \(softwareRevision ?? "-")")
-        if let protocolName = dfu.protocolName {
-            var text = "  DFU: \(protocolName), \(dfu.mode ?? "unknown mode")"
-            if let buttonless = dfu.buttonless { text += ", buttonless \(buttonless)" }
+        if let dfu {
+            var text = "  DFU: \(dfu.protocolKind.rawValue), \(dfu.mode.rawValue)"
+            if let buttonless = dfu.buttonless { text += ", buttonless \(buttonless.rawValue)" }
             if let version = dfu.legacyVersion { text += ", DFU version \(version)" }
             lines.append(text)
         } else {

@@ -4,7 +4,7 @@ import NordicDFU
 
 /// `dfu-update inspect PKG [--public-key FILE] [--json]`: reads and checks a package, and describes
 /// its images (docs/cli-contract.md, "inspect").
-struct InspectCommand: AsyncParsableCommand {
+struct InspectCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Check a DFU package and describe its images.",
@@ -26,29 +26,13 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (docs/cli-contract.md).")
     var json = false
 
-    func run() async throws {
-        let key: DFUPublicKey?
-        let package: DFUPackage
-        do {
-            key = try publicKey.map(Self.readKey)
-            package = try DFUPackage(contentsOf: URL(fileURLWithPath: self.package))
-        } catch let error as CommandFailure {
-            throw error.report(json: json)
-        } catch let error as DFUPackageError {
-            throw Self.failure(error).report(json: json)
-        }
-        let report = PackageReport(package: package, file: self.package, key: key)
-        if json {
-            Output.line(report.json)
-        } else {
-            Output.line(report.table)
-        }
-    }
+    @OptionGroup var logging: LoggingOptions
 
-    static func failure(_ error: DFUPackageError) -> CommandFailure {
-        CommandFailure(
-            errorClass: error.errorClass, message: error.message,
-            exitCode: error.kind == .fileNotFound ? .fileNotFound : .invalidPackage)
+    func run() async throws {
+        let key = try publicKey.map(Self.readKey)
+        let package = try DFUPackage(contentsOf: URL(fileURLWithPath: self.package))
+        let report = PackageReport(package: package, file: self.package, key: key)
+        Output.line(json ? report.json.serialized() : report.table)
     }
 
     private static func readKey(_ path: String) throws -> DFUPublicKey {

@@ -1,8 +1,9 @@
 import ArgumentParser
 import GATT
+import NordicDFU
 
 /// `dfu-update scan`: lists the Bluetooth LE devices around, each once with its latest data.
-struct ScanCommand: AsyncParsableCommand {
+struct ScanCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "List nearby Bluetooth LE devices and whether they offer Nordic DFU.",
@@ -13,38 +14,28 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How long to scan, in seconds.")
-    var timeout: Double = 5
+    @Option(help: "How long to scan, in seconds (at most 3600).")
+    var timeout = Seconds(5)
 
     @Flag(help: "Print JSON Lines (docs/cli-contract.md).")
     var json = false
 
-    func validate() throws {
-        guard timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds")
-        }
-    }
+    @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        try await reportingFailures(json: json) {
-            let central = try await bluetooth.central()
-            var order: [String] = []
-            var latest: [String: Advertisement] = [:]
-            for try await advertisement in central.scan(ScanFilter(), timeout: .seconds(timeout)) {
-                if latest[advertisement.address] == nil { order.append(advertisement.address) }
-                latest[advertisement.address] = advertisement
-            }
-            if !json && order.isEmpty {
-                Output.error("no devices found on \(central.adapterName) in \(timeout) s")
-            }
-            for address in order {
-                guard let advertisement = latest[address] else { continue }
-                if json {
-                    Output.line(Self.jsonLine(advertisement))
-                } else {
-                    Output.line(Self.humanLine(advertisement))
-                }
-            }
+        let central = try await bluetooth.central()
+        var order: [String] = []
+        var latest: [String: Advertisement] = [:]
+        for try await advertisement in central.scan(ScanFilter(), timeout: timeout.duration) {
+            if latest[advertisement.address] == nil { order.append(advertisement.address) }
+            latest[advertisement.address] = advertisement
+        }
+        if !json && order.isEmpty {
+            Output.error("no devices found on \(central.adapterName) in \(timeout.value.secondsForPeople)")
+        }
+        for address in order {
+            guard let advertisement = latest[address] else { continue }
+            Output.line(json ? Self.jsonLine(advertisement).serialized() : Self.humanLine(advertisement))
         }
     }
 
@@ -56,14 +47,15 @@ struct ScanCommand: AsyncParsableCommand {
             ("name", .optional(advertisement.name)),
             ("rssi", .optional(advertisement.rssi)),
             ("services", .array(advertisement.serviceUUIDs.map { .string($0.uuidString) })),
-            ("dfu", .optional(DFUServiceDetection.advertisedProtocol(advertisement.serviceUUIDs))),
+            ("dfu", .optional(DFUDeviceSupport.advertisedProtocol(advertisement.serviceUUIDs)?.rawValue)),
         ])
     }
 
     static func humanLine(_ advertisement: Advertisement) -> String {
         let rssi = advertisement.rssi.map { "\($0) dBm" } ?? "-"
         let dfu =
-            DFUServiceDetection.advertisedProtocol(advertisement.serviceUUIDs).map { "  [\($0) DFU]" } ?? ""
+            DFUDeviceSupport.advertisedProtocol(advertisement.serviceUUIDs).map { "  [\($0.rawValue) DFU]" }
+            ?? ""
         return "\(advertisement.address) (\(advertisement.addressType.rawValue))  \(rssi)  "
             + "\(advertisement.name ?? "(no name)")\(dfu)"
     }

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATT
 import XCTest
 
@@ -79,8 +80,35 @@ final class CentralTests: SystemTestCase {
     func testRemoveDeviceForgetsIt() async throws {
         let link = try await connect()
         await link.disconnect()
+        let known = try await bluetoothdKnows(peripheral.address)
+        XCTAssertTrue(known, "bluetoothd has no object for a device it was connected to")
         try await central.removeDevice(address: peripheral.address)
+        let stillKnown = try await bluetoothdKnows(peripheral.address)
+        XCTAssertFalse(stillKnown, "bluetoothd still has \(peripheral.address) after RemoveDevice")
         // a second removal finds nothing to remove and still succeeds
         try await central.removeDevice(address: peripheral.address)
+    }
+
+    /// Whether bluetoothd has a Device1 object for `address` on the central's adapter (asked on
+    /// a system-bus connection of its own, not through the code under test).
+    private func bluetoothdKnows(_ address: String) async throws -> Bool {
+        let connection = try await DBusConnection.connect(to: .system)
+        defer { connection.close() }
+        let path =
+            "/org/bluez/\(SystemTestEnvironment.centralAdapter)/dev_"
+            + address.uppercased().replacingOccurrences(of: ":", with: "_")
+        do {
+            _ = try await connection.call(
+                destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Properties",
+                member: "Get",
+                arguments: [.string("org.bluez.Device1"), .string("Address")], timeout: .seconds(5))
+            return true
+        } catch let error as DBusError
+            where error.name == DBusError.Name.unknownObject
+            || error.name == "org.freedesktop.DBus.Error.UnknownMethod"
+            || error.name == "org.freedesktop.DBus.Error.InvalidArgs"
+        {
+            return false
+        }
     }
 }

@@ -2,6 +2,7 @@ import BlueZ
 import DBus
 import Foundation
 import GATT
+import TestSupport
 import XCTest
 
 /// Where the system tests run: inside the VM of scripts/vm/run.sh, which sets `DFU_UPDATE_VM=1`
@@ -35,51 +36,14 @@ enum SystemTestEnvironment {
     }
 
     /// The `dfu-update` executable built next to this test bundle.
-    static var dfuUpdateExecutable: URL {
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // the bundle may be a directory (…/dfu-updatePackageTests.xctest) or a file
-        while directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("dfu-update")
-    }
+    static var dfuUpdateExecutable: URL { CLIRunner.executableURL }
 
     /// Runs a program to its end (at most `timeout`); returns its exit status and output.
     static func run(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60)) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        // Read both pipes while the program runs, so that it never blocks on a full pipe; on
-        // threads of their own: blocking the concurrency pool's few threads would starve the
-        // test peripheral's handlers, which the program talks to.
-        async let stdout = readToEnd(out.fileHandleForReading)
-        async let stderr = readToEnd(err.fileHandleForReading)
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                XCTFail("\(executable.lastPathComponent) \(arguments) did not end within \(timeout)")
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: await stdout, as: UTF8.self),
-            String(decoding: await stderr, as: UTF8.self)
-        )
-    }
-
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
-        }
+        let output = try await ProcessRunner.run(executable, arguments, timeout: timeout)
+        return (output.status, output.stdoutText, output.stderr)
     }
 
     /// Drops the LE link from the peripheral's side through the kernel's management interface

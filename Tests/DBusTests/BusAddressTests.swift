@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 import XCTest
 
 /// `.system` and `.session` follow their address variables at every connect (libdbus alone

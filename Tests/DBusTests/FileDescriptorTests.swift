@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 import XCTest
 
 final class FileDescriptorTests: XCTestCase {

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 import XCTest
 
 /// Many calls and many received descriptors must leave no descriptors and little memory

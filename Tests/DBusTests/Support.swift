@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 import XCTest
 
 /// Lets test handlers wait until the test releases them (instead of sleeping).
@@ -50,6 +51,18 @@ final class Inbox<Element: Sendable>: Sendable {
             return await iterator.next()
         } ?? nil
     }
+}
+
+/// Runs `body` with a time limit; fails the test instead of hanging.
+func withTimeout<T: Sendable>(
+    _ seconds: Double, file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    guard let value = try await withTimeoutOrNil(seconds, body) else {
+        XCTFail("timed out after \(seconds) s", file: file, line: line)
+        throw CancellationError()
+    }
+    return value
 }
 
 /// Like ``withTimeout(_:file:line:_:)`` but returns nil instead of failing the test.

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Application mode: DIS, buttonless jumps and where the bootloader comes up (protocol doc §2.9,

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// The Legacy bootloader: protocol doc §1.10 trace, refusals, CRC failure and no resume.

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// A small scripted DFU client for the tests: writes what a test says, returns what the device
@@ -80,17 +81,12 @@ final class ScriptedClient {
     var now: Duration { central.linkTime.now() }
 }
 
-/// Bytes and helpers the tests share.
-enum Fixtures {
+/// Bytes and helpers the simulator tests share, beside the fixture corpus.
+extension Fixtures {
     static let uuids = DFUUUIDs()
-    /// The fixtures in the repository, `Tests/Fixtures`.
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures").standardizedFileURL
 
-    /// A fixture file (a missing one fails the test when it is read).
-    static func file(_ path: String) throws -> URL {
-        directory.appendingPathComponent(path)
-    }
+    /// A fixture file (a missing one fails the test).
+    static func file(_ path: String) throws -> URL { try url(path) }
 
     /// Deterministic pseudo-random image bytes.
     static func image(count: Int, seed: UInt32 = 1) -> [UInt8] {
@@ -143,9 +139,7 @@ enum Fixtures {
         text.split(separator: " ").map { UInt8($0, radix: 16)! }
     }
 
-    static func le32(_ value: UInt32) -> [UInt8] {
-        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
+    static func le32(_ value: UInt32) -> [UInt8] { value.littleEndianBytes }
 }
 
 extension ScriptedClient {

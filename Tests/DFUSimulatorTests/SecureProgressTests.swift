@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Create rollback, resume after a disconnect, loss on reset, PRN cadence (protocol doc §2.4–2.7).

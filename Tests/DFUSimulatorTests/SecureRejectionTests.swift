@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Every refusal of the Secure bootloader, with its exact response bytes (protocol doc §2.3–2.5).

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Protocol doc §2.12 step by step, through the GATT protocols, responses byte-exact.

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// The bound: a scripted ideal client must not beat it and must come within 3 % of it; a

@@ -1,17 +1,17 @@
 import Foundation
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// DFU packages for the engine tests: the fixtures in `Tests/Fixtures`, read through the package reader, and
 /// packages assembled here from their images where no fixture has the right combination.
 enum TestPackages {
     /// `Tests/Fixtures`.
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static var fixtures: URL { Fixtures.directory }
 
+    /// A fixture package, read.
     static func fixture(_ path: String) throws -> DFUPackage {
-        let url = fixtures.appendingPathComponent(path)
-        return try DFUPackage(contentsOf: url)
+        try DFUPackage(contentsOf: Fixtures.url(path))
     }
 
     /// Secure application, 12288 bytes, fw_version 2.7.31, sd_req 0xB6.
@@ -47,55 +47,5 @@ enum TestPackages {
             ("app.dat", application.initPacket ?? []),
         ])
         return try DFUPackage(zipData: Data(zip), name: "legacy_sd_bl_app.zip")
-    }
-}
-
-/// A minimal zip writer (stored entries only), to assemble test packages.
-enum StoredZip {
-    static func make(_ entries: [(name: String, bytes: [UInt8])]) -> [UInt8] {
-        var body: [UInt8] = []
-        var directory: [UInt8] = []
-        for (name, bytes) in entries {
-            let offset = UInt32(body.count)
-            let crc = CRC32.checksum(bytes)
-            let nameBytes = Array(name.utf8)
-            var common: [UInt8] = []
-            common.le(UInt16(20))
-            common.le(UInt16(0))
-            common.le(UInt16(0))
-            common.le(UInt32(0))
-            common.le(crc)
-            common.le(UInt32(bytes.count))
-            common.le(UInt32(bytes.count))
-            common.le(UInt16(nameBytes.count))
-            common.le(UInt16(0))
-            body.le(UInt32(0x0403_4B50))
-            body += common + nameBytes + bytes
-            directory.le(UInt32(0x0201_4B50))
-            directory.le(UInt16(20))
-            directory += common
-            directory.le(UInt16(0))
-            directory.le(UInt16(0))
-            directory.le(UInt16(0))
-            directory.le(UInt32(0))
-            directory.le(offset)
-            directory += nameBytes
-        }
-        var end: [UInt8] = []
-        end.le(UInt32(0x0605_4B50))
-        end.le(UInt16(0))
-        end.le(UInt16(0))
-        end.le(UInt16(entries.count))
-        end.le(UInt16(entries.count))
-        end.le(UInt32(directory.count))
-        end.le(UInt32(body.count))
-        end.le(UInt16(0))
-        return body + directory + end
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate mutating func le<T: FixedWidthInteger>(_ value: T) {
-        for index in 0..<MemoryLayout<T>.size { append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
 }

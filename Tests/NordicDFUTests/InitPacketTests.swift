@@ -80,8 +80,39 @@ final class InitPacketTests: XCTestCase {
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: unreversed))
         let type = TestPackages.secureDat(for: firmware, type: .bootloader)
         XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: type), entry: "app.dat")
-        let crc = TestPackages.secureDat(for: firmware) { $0.hash.hashType = .crc }
-        XCTAssertPackageError(.initPacketInvalid, TestPackages.app(dat: crc))
+    }
+
+    /// Every hash type the format defines is read and described; only sha256 passes the check
+    /// that comes before an update.
+    func testEveryHashTypeIsDescribedAndOnlySHA256CanBeFlashed() throws {
+        let digests: [(Dfu_HashType, SecureInitPacket.HashType, Data)] = [
+            (.noHash, .none, Data()), (.crc, .crc, Data([1, 2, 3, 4])),
+            (.sha128, .sha128, Data(repeating: 7, count: 16)),
+            (.sha256, .sha256, Data(SHA256.hash(data: firmware).reversed())),
+            (.sha512, .sha512, Data(SHA512.hash(data: firmware).reversed())),
+        ]
+        for (wire, described, digest) in digests {
+            let dat = TestPackages.secureDat(for: firmware) {
+                $0.hash.hashType = wire
+                $0.hash.hash = digest
+            }
+            let package = try readPackage(TestPackages.app(dat: dat))
+            guard case .secure(let packet) = package.images[0].decodedInitPacket else {
+                return XCTFail("not secure")
+            }
+            XCTAssertEqual(packet.hashType, described)
+            XCTAssertEqual(packet.hash, Array(digest))
+            if described == .sha256 {
+                XCTAssertNoThrow(try package.checkBootloadersCanVerify())
+            } else {
+                XCTAssertThrowsError(try package.checkBootloadersCanVerify()) { error in
+                    let packageError = error as? DFUPackageError
+                    XCTAssertEqual(packageError?.kind, .unsupportedHashType)
+                    XCTAssertEqual(packageError?.entry, "app.dat")
+                    XCTAssertTrue(packageError?.message.contains(described.rawValue) ?? false)
+                }
+            }
+        }
     }
 
     func testSecureSHA512HashIsChecked() throws {
@@ -94,6 +125,11 @@ final class InitPacketTests: XCTestCase {
             return XCTFail("not secure")
         }
         XCTAssertEqual(packet.hashType, .sha512)
+        let wrong = TestPackages.secureDat(for: firmware) {
+            $0.hash.hashType = .sha512
+            $0.hash.hash = Data(SHA256.hash(data: self.firmware).reversed())
+        }
+        XCTAssertPackageError(.initPacketMismatch, TestPackages.app(dat: wrong), entry: "app.dat")
     }
 
     func testLegacyLayouts() throws {

@@ -1,39 +1,20 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `dfu-update inspect` as users run it: the binary built next to this test bundle, its JSON
 /// compared with a fixture's sidecar, its exit codes and error objects.
 final class InspectCLITests: XCTestCase {
-    private func binary() throws -> URL {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let url = products.appendingPathComponent("dfu-update")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw XCTSkip("dfu-update is not built next to the tests (\(url.path)); run swift build first")
-        }
-        return url
+    private func run(_ arguments: [String]) async throws -> ProcessOutput {
+        try await CLIRunner.run(arguments)
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
-    }
-
-    func testJSONMatchesSidecar() throws {
+    func testJSONMatchesSidecar() async throws {
         for id in ["secure/secure_sd_bl_app_signed", "legacy/legacy_app_dfu_ver_0.7_nordic"] {
             let sidecar = try JSONObject(contentsOf: Fixtures.url(id + ".json"))
             let path = try Fixtures.url(id + ".zip").path
             let key = try Fixtures.url("keys/dfu_test_key_public_hex.txt").path
-            let result = try run(["inspect", path, "--public-key", key, "--json"])
+            let result = try await run(["inspect", path, "--public-key", key, "--json"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let report = try JSONObject(try JSONSerialization.jsonObject(with: result.stdout))
             XCTAssertEqual(try report.string("file"), path)
@@ -111,8 +92,8 @@ final class InspectCLITests: XCTestCase {
         }
     }
 
-    func testSignatureValidIsNullWithoutKey() throws {
-        let result = try run([
+    func testSignatureValidIsNullWithoutKey() async throws {
+        let result = try await run([
             "inspect", try Fixtures.url("secure/secure_app_20_hex_signed.zip").path, "--json",
         ])
         XCTAssertEqual(result.status, 0)
@@ -122,8 +103,8 @@ final class InspectCLITests: XCTestCase {
         XCTAssertTrue(packet.isNull("signature_valid"))
     }
 
-    func testHumanTable() throws {
-        let result = try run(["inspect", try Fixtures.url("secure/secure_sd_bl_app_signed.zip").path])
+    func testHumanTable() async throws {
+        let result = try await run(["inspect", try Fixtures.url("secure/secure_sd_bl_app_signed.zip").path])
         XCTAssertEqual(result.status, 0)
         let text = String(decoding: result.stdout, as: UTF8.self)
         XCTAssertTrue(text.contains("softdevice_bootloader"), text)
@@ -131,8 +112,8 @@ final class InspectCLITests: XCTestCase {
         XCTAssertTrue(text.contains("signed"), text)
     }
 
-    func testExitCodesAndErrorObjects() throws {
-        let missing = try run(["inspect", "/nonexistent/package.zip", "--json"])
+    func testExitCodesAndErrorObjects() async throws {
+        let missing = try await run(["inspect", "/nonexistent/package.zip", "--json"])
         XCTAssertEqual(missing.status, 66)
         let missingError = try JSONObject(try JSONSerialization.jsonObject(with: missing.stdout)).object(
             "error")
@@ -147,7 +128,7 @@ final class InspectCLITests: XCTestCase {
         var entries = TestPackages.appEntries()
         entries[1].crc32 = 0
         try Data(TestZip(entries).bytes).write(to: broken)
-        let invalid = try run(["inspect", broken.path, "--json"])
+        let invalid = try await run(["inspect", broken.path, "--json"])
         XCTAssertEqual(invalid.status, 65)
         let invalidError = try JSONObject(try JSONSerialization.jsonObject(with: invalid.stdout)).object(
             "error")
@@ -155,21 +136,23 @@ final class InspectCLITests: XCTestCase {
         XCTAssertTrue(try invalidError.string("message").contains("broken.zip"))
         XCTAssertTrue(try invalidError.string("message").contains("app.bin"))
 
-        let human = try run(["inspect", broken.path])
+        let human = try await run(["inspect", broken.path])
         XCTAssertEqual(human.status, 65)
         XCTAssertTrue(human.stderr.contains("broken.zip"), human.stderr)
 
         let garbageKey = directory.appendingPathComponent("key.txt")
         try Data("not a key".utf8).write(to: garbageKey)
-        let badKey = try run(["inspect", broken.path, "--public-key", garbageKey.path, "--json"])
+        let badKey = try await run(["inspect", broken.path, "--public-key", garbageKey.path, "--json"])
         XCTAssertEqual(badKey.status, 64)
         XCTAssertTrue(String(decoding: badKey.stdout, as: UTF8.self).contains("key.txt"))
-        let noKey = try run([
+        let noKey = try await run([
             "inspect", broken.path, "--public-key", directory.appendingPathComponent("none.pem").path,
         ])
         XCTAssertEqual(noKey.status, 66)
 
-        XCTAssertEqual(try run(["inspect"]).status, 64)
-        XCTAssertEqual(try run(["inspect", broken.path, "--no-such-flag"]).status, 64)
+        let noPackage = try await run(["inspect"])
+        XCTAssertEqual(noPackage.status, 64)
+        let unknownFlag = try await run(["inspect", broken.path, "--no-such-flag"])
+        XCTAssertEqual(unknownFlag.status, 64)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GATT
+import TestSupport
 import XCTest
 
 @testable import NordicDFU

@@ -13,7 +13,7 @@ One command, from the repository root (needs PyPI the first time, for the tools)
 
     scripts/acceptance/compare_inspect.py
 
-It installs the tools with ../shared/fixtures/tools/setup_tools.sh (into /tmp, skipped when
+It installs the tools with Tests/Fixtures/tools/setup_tools.sh (into /tmp, skipped when
 present), builds `dfu-update` in release, and exits 1 on any disagreement. Options:
 `--binary PATH` to test a binary already built, `--work DIR` to keep the corpus, `--only SUBSTR`.
 Not part of `swift test`: the tool installs need the network and take a while.
@@ -30,7 +30,7 @@ import tempfile
 import zipfile
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FIXTURE_TOOLS = os.path.abspath(os.path.join(REPO, "..", "shared", "fixtures", "tools"))
+FIXTURE_TOOLS = os.path.join(REPO, "Tests", "Fixtures", "tools")
 VENV_DIR = os.environ.get("DFU_FIXTURES_VENV_DIR", "/tmp/nordic-dfu-fixtures-venvs")
 TOOLS_JSON = os.path.join(VENV_DIR, "tools.json")
 

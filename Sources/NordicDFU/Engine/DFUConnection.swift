@@ -74,7 +74,7 @@ extension UpdateSession {
         throw failure(
             .failedToConnect,
             "the device did not come back at \(places.joined(separator: " or ")) within "
-                + "\(options.bootloaderScanTimeout.seconds) s" + (lastError.map { " (\($0))" } ?? ""))
+                + options.bootloaderScanTimeout.secondsForPeople + (lastError.map { " (\($0))" } ?? ""))
     }
 }
 

@@ -29,6 +29,9 @@ public struct DFUPackageError: Error, Sendable, Equatable, CustomStringConvertib
         case initPacketMismatch = "init_packet_mismatch"
         /// A bare firmware `.hex` is not valid Intel HEX (bad record, checksum, overlap).
         case invalidHex = "invalid_hex"
+        /// An init packet's hash is of a type Nordic's bootloaders cannot check (not `sha256`);
+        /// see ``DFUPackage/checkBootloadersCanVerify()``.
+        case unsupportedHashType = "unsupported_hash_type"
         /// The file does not exist or cannot be read.
         case fileNotFound = "file_not_found"
     }
@@ -78,6 +81,8 @@ extension DFUPackageError.Kind {
             return "re-create the package with nrfutil pkg generate"
         case .initPacketInvalid, .initPacketMismatch:
             return "re-create the package so that each .dat is made from its .bin (nrfutil pkg generate)"
+        case .unsupportedHashType:
+            return "re-create the package with nrfutil pkg generate, which hashes with sha256"
         case .invalidHex:
             return "check the .hex file (export it again from the build), or give the .bin"
         case .fileNotFound:

@@ -1,27 +1,73 @@
 import ArgumentParser
+import DFUSimulator
 import Foundation
+import GATT
+import NordicDFU
 
-/// A failure that a command reports in the contract's shape: with `--json` one object on stdout,
-/// `{"error": {"class": …, "message": …}}`, otherwise the message on stderr; then the exit code.
+/// A failure as the contract reports it (docs/cli-contract.md, "Errors"): with `--json` one
+/// object on stdout, `{"error": {"class": …, "message": …}}`, otherwise `error: message` on
+/// stderr; then the class's exit code. `DFUUpdateCommand.main` is the one place that prints it.
 struct CommandFailure: Error {
     /// The contract's error class, e.g. `invalid_zip` or `file_not_found`.
     var errorClass: String
     /// One line for a person: what failed, where, and what to try.
     var message: String
     var exitCode: ExitCode
-    /// Extra members of the `error` object (device errors add `code` and `name`).
-    var extra: [(String, JSONValue)] = []
 
-    /// Prints the failure the way the contract asks and returns the exit code to throw.
-    func report(json: Bool) -> ExitCode {
+    init(errorClass: String, message: String, exitCode: ExitCode) {
+        self.errorClass = errorClass
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    /// A usage error (exit 64).
+    init(usage message: String) {
+        self.init(errorClass: "usage", message: message, exitCode: .usage)
+    }
+
+    /// The contract's report of `error`; `nil` for errors ArgumentParser reports itself.
+    init?(_ error: any Error) {
+        switch error {
+        case let failure as CommandFailure:
+            self = failure
+        case let error as DFUPackageError:
+            self.init(
+                errorClass: error.errorClass, message: error.message,
+                exitCode: error.kind == .fileNotFound ? .fileNotFound : .invalidPackage)
+        case let error as GATTError:
+            self.init(
+                errorClass: error.errorClass, message: error.description,
+                exitCode: error.errorClass == "bluetooth_unavailable" ? .bluetoothUnavailable : .updateFailed)
+        case let error as SimulatorConfigurationError:
+            self.init(usage: error.description)
+        default:
+            return nil
+        }
+    }
+
+    /// Prints the failure the way the contract asks.
+    func print(json: Bool) {
         if json {
-            let error: [(String, JSONValue)] =
-                [("class", .string(errorClass)), ("message", .string(message))] + extra
-            Output.line(.object([("error", .object(error))]))
+            Output.line(
+                .object([("error", .object([("class", .string(errorClass)), ("message", .string(message))]))])
+            )
         } else {
             Output.error("error: \(message)")
         }
-        return exitCode
+    }
+}
+
+extension GATTError {
+    /// The contract's class of a Bluetooth failure.
+    fileprivate var errorClass: String {
+        switch self {
+        case .bluetoothUnavailable: "bluetooth_unavailable"
+        case .connectionFailed: "connection_failed"
+        case .disconnected: "disconnected"
+        case .timeout: "timeout"
+        case .attributeNotFound: "attribute_not_found"
+        case .operationFailed: "operation_failed"
+        }
     }
 }
 

@@ -1,25 +1,32 @@
 import Foundation
 import GATT
+import Logging
 import NordicDFU
 
 /// Prints an update's events: JSON Lines on stdout (`--json`), or for a person on stderr — a
-/// progress bar redrawn in place on a terminal, plain lines otherwise.
+/// progress bar redrawn in place on a terminal, plain lines otherwise. Log events go to the
+/// swift-log `Logger` (stderr, at the level `--verbose`/`--log-level` chose).
 final class FlashReporter: @unchecked Sendable {
     private let device: String
     private let json: Bool
-    private let verbose: Bool
+    private let logger: Logger
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private var barShown = false
     private var lastPlainPercent = -1
 
-    init(device: String, json: Bool, verbose: Bool) {
+    init(device: String, json: Bool) {
         self.device = device
         self.json = json
-        self.verbose = verbose
+        var logger = Logger(label: "dfu-update")
+        logger[metadataKey: "device"] = "\(device)"
+        self.logger = logger
     }
 
     func report(_ event: DFUEvent) {
-        if json {
+        if case .log(let level, let message) = event {
+            endBar()
+            logger.log(level: level.loggerLevel, "\(message)")
+        } else if json {
             if let line = jsonLine(event) { Output.line(line) }
         } else {
             human(event)
@@ -95,12 +102,12 @@ final class FlashReporter: @unchecked Sendable {
             line("installed \(installed), package \(packaged): \(decision)")
         case .progress(let progress):
             progressLine(progress)
-        case .log(let level, let message):
-            if level >= .warning || verbose { line("\(level >= .warning ? "warning: " : "")\(message)") }
+        case .log:
+            break  // logged in report(_:)
         case .result(let result):
-            let seconds = String(format: "%.1f", result.duration.seconds)
             switch result.outcome {
-            case .completed: line("updated \(device): \(result.bytesSent) bytes in \(seconds) s")
+            case .completed:
+                line("updated \(device): \(result.bytesSent) bytes in \(result.duration.secondsForPeople)")
             case .skipped: line("\(device) is up to date")
             case .aborted: line("aborted; \(device) can take the update again")
             case .failed(let failure):
@@ -141,6 +148,20 @@ final class FlashReporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+}
+
+extension DFULogLevel {
+    /// The swift-log level of an engine log line.
+    fileprivate var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .trace
+        case .verbose: .debug
+        case .info: .info
+        case .application: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+    }
 }
 
 extension String {

@@ -26,7 +26,8 @@ enum JSONValue: Equatable, Sendable {
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
         case .double(let value):
-            out += value.isFinite ? String(format: "%.1f", value) : "null"
+            // The shortest text that reads back as the same Double: all the precision it has.
+            out += value.isFinite ? value.description : "null"
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
             out += "["

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GATT
+import TestSupport
 import XCTest
 
 @testable import NordicDFU

@@ -3,17 +3,17 @@ import NordicDFU
 import XCTest
 
 /// The fixture corpus (`Tests/Fixtures` in the repository): real packages made by
-/// Nordic's tools, each with a JSON sidecar of the facts a reader must recover.
-enum Fixtures {
+/// Nordic's tools, each with a JSON sidecar of the facts a reader must recover. The one way the
+/// test targets find it; a missing fixture fails a test, never skips it.
+public enum Fixtures {
     /// `Tests/Fixtures`.
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // NordicDFUTests
+    public static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // TestSupport
         .deletingLastPathComponent()  // Tests
         .appendingPathComponent("Fixtures")
 
     /// The fixture directory; a missing corpus is a failure, never a skip.
-    static func require() throws -> URL {
+    public static func require() throws -> URL {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
         else {
             throw FixtureMissing(path: directory.path)
@@ -22,7 +22,7 @@ enum Fixtures {
     }
 
     /// Every sidecar (`*.json` beside a `.zip`) under the corpus, sorted by path.
-    static func sidecars() throws -> [URL] {
+    public static func sidecars() throws -> [URL] {
         let root = try require()
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
         return walker.compactMap { $0 as? URL }
@@ -35,63 +35,64 @@ enum Fixtures {
     }
 
     /// Every fixture package.
-    static func packages() throws -> [URL] {
+    public static func packages() throws -> [URL] {
         try sidecars().map { $0.deletingPathExtension().appendingPathExtension("zip") }
     }
 
-    static func url(_ relativePath: String) throws -> URL {
+    public static func url(_ relativePath: String) throws -> URL {
         try require().appendingPathComponent(relativePath)
     }
 
-    static func bytes(_ relativePath: String) throws -> [UInt8] {
+    public static func bytes(_ relativePath: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url(relativePath)))
     }
 
-    static func publicKeyPEM() throws -> DFUPublicKey {
+    public static func publicKeyPEM() throws -> DFUPublicKey {
         try DFUPublicKey(contentsOf: url("keys/dfu_test_key_public.pem"))
     }
 
-    static func publicKeyHex() throws -> DFUPublicKey {
+    public static func publicKeyHex() throws -> DFUPublicKey {
         try DFUPublicKey(contentsOf: url("keys/dfu_test_key_public_hex.txt"))
     }
 }
 
 /// A parsed sidecar, read with typed accessors that fail the test on a wrong type.
-struct JSONObject {
-    let values: [String: Any]
+public struct JSONObject {
+    public let values: [String: Any]
 
-    init(_ any: Any?) throws {
+    public init(_ any: Any?) throws {
         values = try XCTUnwrap(any as? [String: Any], "expected a JSON object")
     }
 
-    init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL) throws {
         try self.init(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
     }
 
-    func has(_ key: String) -> Bool { values[key] != nil && !(values[key] is NSNull) }
-    func isNull(_ key: String) -> Bool { values[key] is NSNull }
-    func string(_ key: String) throws -> String { try XCTUnwrap(values[key] as? String, key) }
-    func int(_ key: String) throws -> Int { try XCTUnwrap((values[key] as? NSNumber)?.intValue, key) }
-    func double(_ key: String) throws -> Double {
+    public func has(_ key: String) -> Bool { values[key] != nil && !(values[key] is NSNull) }
+    public func isNull(_ key: String) -> Bool { values[key] is NSNull }
+    public func string(_ key: String) throws -> String { try XCTUnwrap(values[key] as? String, key) }
+    public func int(_ key: String) throws -> Int { try XCTUnwrap((values[key] as? NSNumber)?.intValue, key) }
+    public func double(_ key: String) throws -> Double {
         try XCTUnwrap((values[key] as? NSNumber)?.doubleValue, key)
     }
-    func bool(_ key: String) throws -> Bool { try XCTUnwrap(values[key] as? Bool, key) }
-    func object(_ key: String) throws -> JSONObject { try JSONObject(values[key]) }
-    func ints(_ key: String) throws -> [Int] {
+    public func bool(_ key: String) throws -> Bool { try XCTUnwrap(values[key] as? Bool, key) }
+    public func object(_ key: String) throws -> JSONObject { try JSONObject(values[key]) }
+    public func ints(_ key: String) throws -> [Int] {
         try XCTUnwrap(values[key] as? [Any], key).map { try XCTUnwrap(($0 as? NSNumber)?.intValue) }
     }
-    func strings(_ key: String) throws -> [String] { try XCTUnwrap(values[key] as? [String], key) }
-    func objects(_ key: String) throws -> [JSONObject] {
+    public func strings(_ key: String) throws -> [String] { try XCTUnwrap(values[key] as? [String], key) }
+    public func objects(_ key: String) throws -> [JSONObject] {
         try XCTUnwrap(values[key] as? [Any], key).map { try JSONObject($0) }
     }
 }
 
 extension Sequence<UInt8> {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    /// Lower-case hex, two digits a byte.
+    public var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
 
 /// A fixture the repository should hold is missing: the test fails (it is not skipped).
-struct FixtureMissing: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "fixture \(path) is missing from the repository (Tests/Fixtures)" }
+public struct FixtureMissing: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "fixture \(path) is missing from the repository (Tests/Fixtures)" }
 }

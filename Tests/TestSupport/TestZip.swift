@@ -1,48 +1,50 @@
 import NordicDFU
 
 /// A small zip writer for building well-formed and deliberately broken archives in tests.
-struct TestZip {
-    struct Entry {
-        var name: String
+public struct TestZip {
+    public struct Entry {
+        public var name: String
         /// The uncompressed contents.
-        var data: [UInt8]
+        public var data: [UInt8]
         /// Compression method written in both headers.
-        var method: UInt16 = 0
+        public var method: UInt16 = 0
         /// The bytes stored for the entry; defaults to `data` (stored) or a deflate stream of
         /// stored blocks holding `data` (method 8).
-        var payload: [UInt8]?
+        public var payload: [UInt8]?
         /// Overrides of what the headers declare.
-        var crc32: UInt32?
-        var uncompressedSize: UInt32?
-        var flags: UInt16 = 0
+        public var crc32: UInt32?
+        public var uncompressedSize: UInt32?
+        public var flags: UInt16 = 0
         /// What the local header alone declares (CRC-32, compressed, uncompressed size), when it
         /// differs from the central directory.
-        var localHeader: (crc32: UInt32, compressedSize: UInt32, uncompressedSize: UInt32)?
+        public var localHeader: (crc32: UInt32, compressedSize: UInt32, uncompressedSize: UInt32)?
         /// Sets flag bit 3 and writes a data descriptor after the data.
-        var dataDescriptor = false
+        public var dataDescriptor = false
         /// Overrides the local header's name.
-        var localName: String?
+        public var localName: String?
 
-        init(_ name: String, _ data: [UInt8], method: UInt16 = 0) {
+        public init(_ name: String, _ data: [UInt8], method: UInt16 = 0) {
             self.name = name
             self.data = data
             self.method = method
         }
 
-        var storedBytes: [UInt8] {
+        /// The bytes stored for the entry.
+        public var storedBytes: [UInt8] {
             if let payload { return payload }
             return method == 8 ? Deflate.storedBlocks(data) : data
         }
     }
 
-    var entries: [Entry]
+    public var entries: [Entry]
 
-    init(_ entries: [Entry]) { self.entries = entries }
+    public init(_ entries: [Entry]) { self.entries = entries }
 
     /// Name → contents, all stored.
-    init(files: [(String, [UInt8])]) { entries = files.map { Entry($0.0, $0.1) } }
+    public init(files: [(String, [UInt8])]) { entries = files.map { Entry($0.0, $0.1) } }
 
-    var bytes: [UInt8] {
+    /// The archive.
+    public var bytes: [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for entry in entries {
@@ -108,72 +110,10 @@ struct TestZip {
     }
 }
 
-extension [UInt8] {
-    mutating func le16(_ value: UInt16) { append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
-    mutating func le32(_ value: UInt32) {
-        le16(UInt16(value & 0xFFFF))
-        le16(UInt16(value >> 16))
-    }
-}
-
-/// Raw deflate streams (RFC 1951) written by hand.
-enum Deflate {
-    /// `data` in stored (uncompressed) blocks: valid deflate, no compression.
-    static func storedBlocks(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        var chunks = stride(from: 0, to: data.count, by: 65535).map {
-            data[$0..<Swift.min($0 + 65535, data.count)]
-        }
-        if chunks.isEmpty { chunks = [[]] }
-        for (index, chunk) in chunks.enumerated() {
-            out.append(index == chunks.count - 1 ? 1 : 0)  // BFINAL, BTYPE 00
-            let length = UInt16(chunk.count)
-            out.le16(length)
-            out.le16(~length)
-            out += chunk
-        }
-        return out
-    }
-
-    /// A fixed-Huffman stream inflating to `count` zero bytes (one literal, then copies of 258
-    /// bytes at distance 1): a few KiB that inflate to as much as asked.
-    static func zeros(count: Int) -> [UInt8] {
-        var bits = BitWriter()
-        bits.write(1, count: 1)  // BFINAL
-        bits.write(1, count: 2)  // BTYPE 01, fixed Huffman
-        bits.writeCode(0x30, length: 8)  // literal 0
-        var remaining = count - 1
-        while remaining >= 258 {
-            bits.writeCode(0xC5, length: 8)  // length symbol 285: 258 bytes
-            bits.writeCode(0, length: 5)  // distance code 0: distance 1
-            remaining -= 258
-        }
-        for _ in 0..<remaining { bits.writeCode(0x30, length: 8) }
-        bits.writeCode(0, length: 7)  // end of block
-        return bits.bytes
-    }
-
-    private struct BitWriter {
-        var bytes: [UInt8] = []
-        private var used = 8
-
-        /// Writes `count` bits of `value`, least significant first (header fields).
-        mutating func write(_ value: UInt32, count: Int) {
-            for bit in 0..<count { append(UInt8((value >> bit) & 1)) }
-        }
-
-        /// Writes a Huffman code, most significant bit first.
-        mutating func writeCode(_ code: UInt32, length: Int) {
-            for bit in (0..<length).reversed() { append(UInt8((code >> bit) & 1)) }
-        }
-
-        private mutating func append(_ bit: UInt8) {
-            if used == 8 {
-                bytes.append(0)
-                used = 0
-            }
-            bytes[bytes.count - 1] |= bit << used
-            used += 1
-        }
+/// Stored-only zips from names and contents (the engine tests' name for ``TestZip``).
+public enum StoredZip {
+    /// A zip of `entries`, in order, all stored.
+    public static func make(_ entries: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+        TestZip(files: entries.map { ($0.name, $0.bytes) }).bytes
     }
 }

@@ -1,16 +1,16 @@
 import DBus
 import Foundation
-import XCTest
 
 /// A private `dbus-daemon` started for one test class, killed by pid when it is done.
-final class TestBus: @unchecked Sendable {
-    let address: String
+public final class TestBus: @unchecked Sendable {
+    /// The address to connect to.
+    public let address: String
     private let process: Process
     private let directory: URL
 
     /// Starts the daemon and waits (at most 10 s) for it to print its address. With `tcp` it
     /// listens on 127.0.0.1 instead of a UNIX socket (so descriptors cannot be passed).
-    init(tcp: Bool = false) throws {
+    public init(tcp: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "dbus-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,16 +38,16 @@ final class TestBus: @unchecked Sendable {
             guard Date() < deadline, process.isRunning, ready >= 0, count >= 0, !(ready > 0 && count == 0)
             else {
                 Self.stop(process)
-                throw XCTSkip("dbus-daemon did not print its address within 10 s; is dbus-daemon installed?")
+                throw DaemonDidNotStart()
             }
         }
         address = String(decoding: received.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Kills the daemon (SIGKILL, by pid) and waits for it to exit.
-    func kill() {
+    public func kill() {
         Self.stop(process)
     }
 
@@ -63,8 +63,16 @@ final class TestBus: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func connect() async throws -> DBusConnection {
+    /// A new connection to this bus.
+    public func connect() async throws -> DBusConnection {
         try await DBusConnection.connect(to: .address(address))
+    }
+
+    /// dbus-daemon did not start (a failure: scripts/install-deps.sh installs it).
+    public struct DaemonDidNotStart: Error, CustomStringConvertible {
+        public var description: String {
+            "dbus-daemon did not print its address within 10 s; is it installed (scripts/install-deps.sh)?"
+        }
     }
 
     /// A session-style bus that lets any local connection own names (and pass fds over UNIX sockets).
@@ -89,25 +97,5 @@ final class TestBus: @unchecked Sendable {
               <limit name="max_incoming_unix_fds">2048</limit>
             </busconfig>
             """
-    }
-}
-
-/// Runs `body` with a time limit; fails the test instead of hanging.
-func withTimeout<T: Sendable>(
-    _ seconds: Double, file: StaticString = #filePath, line: UInt = #line,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            XCTFail("timed out after \(seconds) s", file: file, line: line)
-            throw CancellationError()
-        }
-        return value
     }
 }

@@ -1,0 +1,68 @@
+import ArgumentParser
+import GATT
+import Logging
+import NordicDFU
+
+// Option values parsed once, into the types the library takes: a bad value is a usage error
+// from ArgumentParser, and nothing is validated or switched on again later.
+
+extension BluetoothUUID: ExpressibleByArgument {
+    /// A 4-, 8- or 32-hex-digit UUID, with or without dashes.
+    public init?(argument: String) { self.init(argument) }
+}
+
+extension DFUFirmwareVersion: ExpressibleByArgument {
+    /// `x.y.z` or an integer.
+    public init?(argument: String) { self.init(argument) }
+}
+
+extension DFUOptions.BootloaderLocation: ExpressibleByArgument {
+    /// `auto`, `same` or `incremented`.
+    public init?(argument: String) {
+        switch argument {
+        case "auto": self = .automatic
+        case "same": self = .sameAddress
+        case "incremented": self = .incrementedAddress
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["auto", "same", "incremented"] }
+
+    public var defaultValueDescription: String {
+        switch self {
+        case .automatic: "auto"
+        case .sameAddress: "same"
+        case .incrementedAddress: "incremented"
+        case .name(let name): name
+        }
+    }
+}
+
+/// A swift-log level, as `--log-level` takes it (`trace` … `critical`).
+struct LogLevel: ExpressibleByArgument {
+    let level: Logger.Level
+
+    init?(argument: String) {
+        guard let level = Logger.Level(rawValue: argument) else { return nil }
+        self.level = level
+    }
+
+    static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
+}
+
+/// A positive number of seconds, at most an hour (`--timeout 2.5`).
+struct Seconds: ExpressibleByArgument, CustomStringConvertible {
+    let value: Double
+
+    init(_ value: Double) { self.value = value }
+
+    init?(argument: String) {
+        guard let value = Double(argument), value > 0, value <= 3600 else { return nil }
+        self.init(value)
+    }
+
+    var duration: Duration { .nanoseconds(Int64((value * 1e9).rounded())) }
+
+    var description: String { value == value.rounded() ? String(Int(value)) : String(value) }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import NordicDFU
+
+/// The error objects and exit codes of docs/cli-contract.md ("Errors"), for every kind of
+/// failure a command reports before or without a device: usage, files, keys, packages.
+final class CLIErrorTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func assertError(
+        _ arguments: [String], status: Int32, errorClass: String, mentions: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let run = try await CLIRunner.run(arguments)
+        XCTAssertEqual(run.status, status, "\(arguments): \(run.stderr)", file: file, line: line)
+        let error = try run.errorObject()
+        XCTAssertEqual(try error.string("class"), errorClass, "\(arguments)", file: file, line: line)
+        let message = try error.string("message")
+        XCTAssertFalse(message.isEmpty || message.contains("\n"), message, file: file, line: line)
+        if let mentions { XCTAssertTrue(message.contains(mentions), message, file: file, line: line) }
+    }
+
+    func testUsageErrorsWithJSONPrintTheErrorObject() async throws {
+        let package = try Fixtures.url("secure/secure_app_4096_bin_signed.zip").path
+        try await assertError(["flash", "--json"], status: 64, errorClass: "usage", mentions: "package")
+        try await assertError(
+            ["inspect", package, "--json", "--no-such-flag"], status: 64, errorClass: "usage")
+        try await assertError(
+            ["flash", package, "--json", "--simulate", "secure", "--bootloader-address", "sometimes"],
+            status: 64,
+            errorClass: "usage", mentions: "sometimes")
+        try await assertError(
+            ["flash", package, "--json", "--simulate", "secure", "--package-version", "1.x"], status: 64,
+            errorClass: "usage")
+        try await assertError(
+            ["flash", package, "--json", "--simulate", "secure", "--version-characteristic", "not-a-uuid"],
+            status: 64, errorClass: "usage")
+        try await assertError(
+            ["flash", package, "--json"], status: 64, errorClass: "usage", mentions: "--device")
+        try await assertError(["scan", "--json", "--timeout", "0"], status: 64, errorClass: "usage")
+        try await assertError(
+            ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage")
+    }
+
+    func testUsageErrorsWithoutJSONPrintNothingOnStdout() async throws {
+        let run = try await CLIRunner.run(["flash", "--bootloader-address", "sometimes", "x.zip"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stdout.isEmpty, run.stdoutText)
+        XCTAssertTrue(run.stderr.contains("sometimes"), run.stderr)
+    }
+
+    func testFileAndPackageErrors() async throws {
+        try await assertError(
+            ["flash", "/nonexistent/app.zip", "--json", "--simulate", "secure"], status: 66,
+            errorClass: "file_not_found", mentions: "/nonexistent/app.zip")
+        let hex = try write("app.hex", Array(":10000000FFFF\n".utf8))
+        try await assertError(
+            ["inspect", hex, "--json"], status: 65, errorClass: "invalid_hex", mentions: "app.hex")
+        let key = try write("key.txt", Array("not a key".utf8))
+        try await assertError(
+            [
+                "inspect", try Fixtures.url("secure/secure_app_4096_bin_signed.zip").path, "--public-key",
+                key, "--json",
+            ],
+            status: 64, errorClass: "invalid_public_key", mentions: "key.txt")
+    }
+
+    /// inspect describes every hash type; flash refuses, before connecting, one the bootloaders
+    /// cannot check (with no Bluetooth on the host, connecting first would end in exit 69).
+    func testHashTypesInspectedAndRefusedBeforeConnecting() async throws {
+        for (wire, name) in [(Dfu_HashType.crc, "crc"), (.sha128, "sha128"), (.noHash, "none")] {
+            let dat = TestPackages.secureDat(for: TestPackages.firmware) {
+                $0.hash.hashType = wire
+                $0.hash.hash = Data([1, 2, 3, 4])
+            }
+            let package = try write("\(name).zip", TestPackages.app(dat: dat))
+            let inspected = try await CLIRunner.run(["inspect", package, "--json"])
+            XCTAssertEqual(inspected.status, 0, inspected.stdoutText)
+            let report = try XCTUnwrap(try inspected.jsonLines().first)
+            let packet = try report.objects("images")[0].object("init_packet")
+            XCTAssertEqual(try packet.string("hash_type"), name)
+            XCTAssertEqual(try packet.string("hash"), "01020304")
+            try await assertError(
+                ["flash", package, "--json", "--device", "C0:DE:00:00:00:10", "--adapter", "hci77"],
+                status: 65,
+                errorClass: "unsupported_hash_type", mentions: name)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+
+/// What a program printed, and how it ended.
+public struct ProcessOutput: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// stdout's non-empty lines, each parsed as a JSON object (JSON Lines).
+    public func jsonLines() throws -> [JSONObject] {
+        try stdoutText.split(separator: "\n").map {
+            try JSONObject(try JSONSerialization.jsonObject(with: Data($0.utf8)))
+        }
+    }
+
+    /// The contract's error object (`{"error": {...}}`), which must be all that is on stdout.
+    public func errorObject() throws -> JSONObject {
+        let lines = try jsonLines()
+        XCTAssertEqual(lines.count, 1, stdoutText)
+        return try XCTUnwrap(lines.first, "no error object on stdout; stderr: \(stderr)").object("error")
+    }
+}
+
+/// Runs a program to its end, reading its pipes on threads of their own while it runs (so that
+/// it never blocks on a full pipe, and no thread of the concurrency pool blocks); a program
+/// that outlives `timeout` is terminated and fails the test.
+public enum ProcessRunner {
+    public static func run(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60))
+        async throws -> ProcessOutput
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let (exits, exited) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = {
+            exited.yield($0.terminationStatus)
+            exited.finish()
+        }
+        try process.run()
+        let running = RunningProcess(process)
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            running.terminate()
+        }
+        async let stdout = readToEnd(out.fileHandleForReading)
+        async let stderr = readToEnd(err.fileHandleForReading)
+        var status: Int32 = -1
+        for await code in exits { status = code }
+        watchdog.cancel()
+        if running.wasTerminated {
+            XCTFail("\(executable.lastPathComponent) \(arguments) did not end within \(timeout)")
+        }
+        return ProcessOutput(
+            status: status, stdout: await stdout, stderr: String(decoding: await stderr, as: UTF8.self))
+    }
+
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+        }
+    }
+
+    /// The process, for the watchdog task.
+    private final class RunningProcess: @unchecked Sendable {
+        private let process: Process
+        private let lock = NSLock()
+        private var terminated = false
+
+        init(_ process: Process) { self.process = process }
+
+        /// Whether the watchdog had to end it.
+        var wasTerminated: Bool { lock.withLock { terminated } }
+
+        func terminate() {
+            lock.withLock {
+                guard process.isRunning else { return }
+                terminated = true
+                process.terminate()
+            }
+        }
+    }
+}
+
+/// The `dfu-update` executable built next to the test bundle, run as users run it.
+public enum CLIRunner {
+    /// Where `swift build --build-tests` puts it: beside the test bundle.
+    public static var executableURL: URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // the bundle may be a directory (…/dfu-updatePackageTests.xctest) or a file
+        while directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("dfu-update")
+    }
+
+    /// Runs `dfu-update arguments`; a missing executable fails the test (it is never a skip).
+    public static func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws
+        -> ProcessOutput
+    {
+        let url = executableURL
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw ExecutableMissing(path: url.path)
+        }
+        return try await ProcessRunner.run(url, arguments, timeout: timeout)
+    }
+
+    public struct ExecutableMissing: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "dfu-update is not built at \(path); run swift build --build-tests" }
+    }
+}
