@@ -53,6 +53,15 @@ final class BlueZBus: Sendable {
             arguments: arguments, timeout: timeout)
     }
 
+    /// Sends a method call of bluetoothd now; its reply is awaited later. Throws `DBusError`.
+    func startCall(
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], timeout: Duration
+    ) throws -> DBusPendingCall {
+        try connection.startCall(
+            destination: BlueZ.service, path: path, interface: interface, member: member,
+            arguments: arguments, timeout: timeout)
+    }
+
     func managedObjects(timeout: Duration = .seconds(10)) async throws -> ObjectTree {
         let reply = try await call("/", BlueZ.objectManagerInterface, "GetManagedObjects", timeout: timeout)
         return ObjectTree(managedObjects: reply.first ?? .array(elementSignature: "y", []))

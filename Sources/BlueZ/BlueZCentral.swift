@@ -21,6 +21,9 @@ public final class BlueZCentral: GATTCentral {
         /// Connection attempts that fail with `le-connection-abort-by-local` (a common transient
         /// failure) are retried up to this many times in all.
         public var connectAttempts = 3
+        /// Without `AcquireWrite`: how many `WriteValue` write commands may await bluetoothd's
+        /// reply at once (1 awaits each before the next).
+        public var writeValueWindow = 16
 
         public init() {}
     }

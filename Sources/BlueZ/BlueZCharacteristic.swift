@@ -8,6 +8,8 @@ struct CharacteristicContext: Sendable {
     /// The device's address, for messages.
     let device: String
     let options: BlueZCentral.Options
+    /// Write commands sent through `WriteValue` and not yet answered, on this connection.
+    let pendingCommands: CommandWindow
 }
 
 /// A `GattCharacteristic1` of a connected device.
@@ -53,6 +55,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public func read(timeout: Duration) async throws -> [UInt8] {
         try checkLink()
+        try await context.pendingCommands.drain()
         let reply = try await call(
             "reading \(uuid) on \(context.device)", "ReadValue", [.propertyDictionary([])], timeout: timeout)
         return reply.first?.bytes ?? []
@@ -60,6 +63,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public func write(_ value: [UInt8], timeout: Duration) async throws {
         try checkLink()
+        try await context.pendingCommands.drain()
         _ = try await call(
             "writing \(uuid) on \(context.device)", "WriteValue",
             [.bytes(value), .propertyDictionary([("type", .string("request"))])], timeout: timeout)

@@ -2,7 +2,8 @@ import DBus
 import GATT
 
 /// Write commands (write without response) on one characteristic: through the socket of
-/// `AcquireWrite` when bluetoothd offers it, else one `WriteValue(type: command)` call each.
+/// `AcquireWrite` when bluetoothd offers it, else `WriteValue(type: command)` calls, several in
+/// flight at once (`CommandWindow`).
 actor CommandWriter {
     private enum Path {
         case undecided
@@ -55,18 +56,9 @@ actor CommandWriter {
                 )
             }
         case .methodCalls, .undecided:
-            do {
-                _ = try await context.bus.call(
-                    path, BlueZ.characteristicInterface, "WriteValue",
-                    [.bytes(value), .propertyDictionary([("type", .string("command"))])],
-                    timeout: Self.sendTimeout)
-            } catch {
-                if let reason = context.link.downReason {
-                    throw GATTError.disconnected(device: context.device, reason: reason)
-                }
-                throw gattError(
-                    error, "writing without response to \(uuid) on \(context.device)", device: context.device)
-            }
+            try await context.pendingCommands.write(
+                value, path: path, operation: "writing without response to \(uuid) on \(context.device)",
+                timeout: Self.sendTimeout)
         }
     }
 

@@ -5,8 +5,8 @@ import GATT
 import Synchronization
 
 /// `dfu-bench gatt`: raw write-without-response throughput between two adapters of one host
-/// (in practice the VM of scripts/vm/run.sh), through `AcquireWrite` and through `WriteValue`,
-/// counted where the packets arrive. Prints JSON Lines, one per path and payload size.
+/// (in practice the VM of scripts/vm/run.sh), through `AcquireWrite` and through `WriteValue`
+/// (pipelined, and one call at a time), counted where the packets arrive. Prints JSON Lines, one per path and payload size.
 struct GATTBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatt",
@@ -63,9 +63,15 @@ struct GATTBenchmark: AsyncParsableCommand {
     }
 
     private func runAll(server: BlueZGATTServer, sink: ArrivalCounter, payloadSizes: [Int]) async throws {
-        for acquire in [true, false] {
+        // WriteValue twice: pipelined (the default window) and one call at a time
+        let paths = [
+            ("acquire_write", true, BlueZCentral.Options().writeValueWindow),
+            ("write_value", false, BlueZCentral.Options().writeValueWindow), ("write_value_serial", false, 1),
+        ]
+        for (name, acquire, window) in paths {
             var options = BlueZCentral.Options()
             options.acquireWrite = acquire
+            options.writeValueWindow = window
             let central = try await BlueZCentral(adapter: adapter, options: options)
             let link = try await central.connectPeripheral(
                 .address(server.adapterAddress), timeout: .seconds(30))
@@ -75,7 +81,7 @@ struct GATTBenchmark: AsyncParsableCommand {
             }
             for size in payloadSizes {
                 let result = try await measure(characteristic, size: size, sink: sink)
-                print(result.jsonLine(path: acquire ? "acquire_write" : "write_value", payload: size))
+                print(result.jsonLine(path: name, payload: size))
             }
             await link.disconnect()
             try? await central.removeDevice(address: server.adapterAddress)

@@ -43,19 +43,27 @@ extension DBusConnection {
         enqueueSend(message)
     }
 
+    /// Sends a method call now and returns at once; its reply is awaited later, through the
+    /// returned ``DBusPendingCall``. Calls started one after the other leave in that order, so a
+    /// caller can keep several in flight (a window of writes) and collect the replies afterwards.
+    public func startCall(
+        destination: String?, path: String, interface: String?, member: String, arguments: [DBusValue] = [],
+        timeout: Duration = DBusConnection.defaultTimeout
+    ) throws(DBusError) -> DBusPendingCall {
+        let message = try Message.methodCall(
+            destination: destination, path: path, interface: interface, member: member, arguments: arguments)
+        try checkDescriptors(arguments)
+        let pending = PendingReply(timeoutMilliseconds: Self.milliseconds(timeout), table: pendingCalls)
+        loop.enqueue { connection in pending.start(message, on: connection) }
+        return DBusPendingCall(pending: pending, loop: loop)
+    }
+
     /// Sends a complete message and awaits its reply message.
     func send(_ message: Message, timeout: Duration) async throws -> Message {
         let pending = PendingReply(timeoutMilliseconds: Self.milliseconds(timeout), table: pendingCalls)
         let loop = self.loop
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard pending.install(continuation) else { return }
-                loop.enqueue { connection in pending.start(message, on: connection) }
-            }
-        } onCancel: {
-            if pending.cancel() {
-                loop.enqueue { _ in pending.abandon() }
-            }
+        return try await pending.reply(on: loop) {
+            loop.enqueue { connection in pending.start(message, on: connection) }
         }
     }
 

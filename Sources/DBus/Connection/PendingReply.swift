@@ -3,11 +3,13 @@ import Synchronization
 
 /// One method call waiting for its reply: the bridge between a libdbus pending call (loop
 /// thread) and the awaiting task. The continuation is resumed exactly once: with the reply,
-/// an error, or `CancellationError` when the task is cancelled first.
+/// an error, or `CancellationError` when the task is cancelled first. A reply that comes before
+/// anyone awaits it (a call started with ``DBusConnection/startCall``) is kept until awaited.
 final class PendingReply: @unchecked Sendable {
     private enum State {
         case idle
         case waiting(CheckedContinuation<Message, any Error>)
+        case finished(Result<Message, any Error>)
         case done
     }
 
@@ -23,18 +25,25 @@ final class PendingReply: @unchecked Sendable {
         self.table = table
     }
 
-    /// Stores the continuation; returns false (after resuming it with `CancellationError`) if
-    /// the call was cancelled before it started.
+    /// Stores the continuation, or resumes it at once with a reply that came first. Returns false
+    /// when it was resumed here (with that reply, or with `CancellationError` if the call was
+    /// cancelled before it started).
     func install(_ continuation: CheckedContinuation<Message, any Error>) -> Bool {
-        let installed = state.withLock { state in
-            guard case .idle = state else { return false }
-            state = .waiting(continuation)
-            return true
+        let early: Result<Message, any Error>? = state.withLock { state in
+            switch state {
+            case .idle:
+                state = .waiting(continuation)
+                return nil
+            case .finished(let result):
+                state = .done
+                return result
+            case .waiting, .done:
+                return .failure(CancellationError())
+            }
         }
-        if !installed {
-            continuation.resume(throwing: CancellationError())
-        }
-        return installed
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
     }
 
     /// Marks the call cancelled and fails the waiter. Returns true if the caller must then
@@ -55,7 +64,8 @@ final class PendingReply: @unchecked Sendable {
             finish(.failure(DBusError.disconnected("the D-Bus connection is closed")))
             return
         }
-        guard state.withLock({ if case .waiting = $0 { true } else { false } }) else { return }
+        // a call whose waiter was cancelled before it started is not sent
+        guard state.withLock({ if case .done = $0 { false } else { true } }) else { return }
         var call: OpaquePointer?
         let queued = dbus_connection_send_with_reply(connection, message.raw, &call, timeoutMilliseconds) != 0
         guard queued, let call else {
@@ -124,9 +134,16 @@ final class PendingReply: @unchecked Sendable {
 
     private func finish(_ result: Result<Message, any Error>) {
         let waiter: CheckedContinuation<Message, any Error>? = state.withLock { state in
-            defer { state = .done }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
+            switch state {
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .idle:
+                state = .finished(result)
+                return nil
+            case .finished, .done:
+                return nil
+            }
         }
         waiter?.resume(with: result)
     }
