@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import XCTest
 
 /// `startCall`: calls sent at once, in order, whose replies are collected later.

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// The same update on the same simulated device gives the same events, byte for byte: virtual

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Legacy image packets as SDK 11's `app_data_process` handles them: PRNs only while more data is

@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// Secure bootloader behaviours taken from the SDK 15–17 sources (docs/simulator.md): object
