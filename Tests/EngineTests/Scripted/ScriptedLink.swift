@@ -10,11 +10,12 @@ protocol ScriptedBootloader: Sendable {
     var resets: Bool { get }
 }
 
-/// One link to a scripted bootloader, with an exact delivery order: every notification the
-/// device sends is held "in flight" until the client writes the next control-point request
-/// (then it arrives before that request's answer) or stops writing for `quietPeriod`. So the
-/// receipts for a burst of packets reach the client after its next request, as they can on a
-/// radio whose notifications lag the client's writes; a client that waits gets them.
+/// One link to a scripted bootloader whose notifications lag the client's writes: every
+/// notification the device sends is held "in flight" until the client writes the next
+/// control-point request (then it arrives before that request's answer) or has written
+/// nothing for `quietPeriod` (real time; a client that waits gets them). So the receipts for a
+/// burst of packets usually reach the client after its next request, as they can on a radio.
+/// The exact orders are pinned by `ControlPointChannelTests`; this link runs whole updates.
 final class ScriptedLink<Bootloader: ScriptedBootloader>: Sendable {
     private struct State {
         var bootloader: Bootloader
