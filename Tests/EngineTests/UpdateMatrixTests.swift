@@ -53,10 +53,18 @@ final class UpdateMatrixTests: XCTestCase {
         options.force = true
         let (second, events) = await harness.update(package, options: options)
         XCTAssertEqual(second.outcome, .completed, EngineHarness.logs(events))
-        XCTAssertEqual(second.bytesSent, package.images[1].firmware.count, "only the application is sent")
+        let application = package.images[1].firmware.count
+        XCTAssertGreaterThanOrEqual(second.bytesSent, application, "the application is sent")
+        XCTAssertLessThanOrEqual(
+            second.bytesSent, application + Self.learningAllowance, "only the application is sent")
         XCTAssertTrue(EngineHarness.logs(events).contains("system image was refused"))
         harness.assertRuns(package)
     }
+
+    /// Without a preparation delay by default, the first page erase may cost packets of the
+    /// first data object (a lost tail, then the object again when the resent tail is also cut),
+    /// until the engine has learned to wait after Create: at most two objects' bytes.
+    static let learningAllowance = 2 * 4096
 
     private func check(_ package: DFUPackage, kind: SimulatedDeviceKind, prn: UInt16, label: String)
         async throws
@@ -65,7 +73,10 @@ final class UpdateMatrixTests: XCTestCase {
         let (result, events) = await harness.update(package, options: EngineHarness.testOptions(prn: prn))
         XCTAssertEqual(result.outcome, .completed, "\(label): \(EngineHarness.logs(events))")
         harness.assertRuns(package)
-        XCTAssertEqual(result.bytesSent, package.images.reduce(0) { $0 + $1.firmware.count }, label)
+        let total = package.images.reduce(0) { $0 + $1.firmware.count }
+        XCTAssertGreaterThanOrEqual(result.bytesSent, total, label)
+        XCTAssertLessThanOrEqual(
+            result.bytesSent, total + Self.learningAllowance, "\(label): resent too much")
         let states = events.states
         XCTAssertEqual(states.first, .connecting, label)
         XCTAssertEqual(states.last, .completed, label)

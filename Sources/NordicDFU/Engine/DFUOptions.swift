@@ -4,9 +4,11 @@ import GATT
 /// device; docs/engine.md says why each default is what it is.
 public struct DFUOptions: Sendable {
     /// Packet receipt notifications every N packets; 0 turns them off. `nil` chooses per
-    /// protocol: 0 for Secure DFU (write-without-response flow control paces the sender, and
-    /// every object is checksummed before it is executed), 10 for Legacy DFU (the SDK 11
-    /// bootloader is overrun without them and can only report it at the very end).
+    /// protocol: for Secure DFU the packets of one data object, so that the receipt for each
+    /// object's last packet carries the offset and CRC that Calculate Checksum would otherwise
+    /// ask for (one round trip fewer per object; a shorter last object is still checksummed);
+    /// 10 for Legacy DFU (the SDK 11 bootloader is overrun without them and can only report it
+    /// at the very end).
     public var packetReceiptNotifications: UInt16?
     /// The largest packet written to the packet characteristic. The engine uses the link's
     /// maximum write-without-response length, rounded down to a multiple of 4 (Secure) or fixed
@@ -38,11 +40,11 @@ public struct DFUOptions: Sendable {
     /// bootloader erases flash.
     public var firstDataObjectDelay: Duration = .zero
     /// Wait after creating every data object (on link time), while the bootloader erases the
-    /// object's flash page. 70 ms: an nRF52 page erase takes up to 85 ms from the Create request,
-    /// the answer to Create comes a connection event later, and the bootloader's packet buffers
-    /// hold the first packets that arrive before the erase ends. When an object still arrives
-    /// incomplete, the engine waits longer from then on (see docs/engine.md).
-    public var dataObjectPreparationDelay: Duration = .milliseconds(70)
+    /// object's flash page. None by default: a bootloader whose packet buffers hold what
+    /// arrives during the erase needs none, and when an object arrives incomplete right after
+    /// Create the engine resends the missing bytes and waits after each Create from then on
+    /// (100 ms, doubling up to 2 s; see docs/engine.md).
+    public var dataObjectPreparationDelay: Duration = .zero
     /// The name the Secure bootloader advertises after a buttonless jump without bonds.
     public var alternativeAdvertisingName: AlternativeAdvertisingName = .random
     /// Where to look for the bootloader after a jump or a reboot between parts.

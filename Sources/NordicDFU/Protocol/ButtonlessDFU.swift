@@ -35,11 +35,11 @@ public enum ButtonlessDFURequest: Equatable, Sendable {
     /// Decodes a write as the application's buttonless service does.
     public init(decoding bytes: [UInt8]) throws(Rejection) {
         switch bytes.first {
-        case 0x01: self = .enterBootloader
-        case 0x02:
+        case Self.enterBootloader.opCode: self = .enterBootloader
+        case Self.setAdvertisementName([]).opCode:
             guard bytes.count >= 2, Int(bytes[1]) == bytes.count - 2,
                 (1...Self.maximumNameLength).contains(bytes.count - 2)
-            else { throw Rejection(opCode: 0x02, result: .invalidAdvertisementName) }
+            else { throw Rejection(opCode: bytes[0], result: .invalidAdvertisementName) }
             self = .setAdvertisementName(Array(bytes[2...]))
         default:
             throw Rejection(opCode: bytes.first ?? 0, result: .opCodeNotSupported)

@@ -17,16 +17,24 @@ public enum LegacyDFUResponse: Equatable, Sendable {
     /// `10 07 01 <uint32>`: answer to Report Received Image Size.
     case receivedImageSize(UInt32)
 
+    /// The first byte of a response.
+    public static let responseCode: UInt8 = 0x10
+    /// The first byte of a packet receipt notification.
+    public static let packetReceiptCode: UInt8 = 0x11
+
     public var encoded: [UInt8] {
         var bytes: [UInt8]
         switch self {
         case .response(let opCode, let status):
-            bytes = [0x10, opCode, status.rawValue]
+            bytes = [Self.responseCode, opCode, status.rawValue]
         case .packetReceipt(let count):
-            bytes = [0x11]
+            bytes = [Self.packetReceiptCode]
             bytes.appendLittleEndian(count)
         case .receivedImageSize(let count):
-            bytes = [0x10, 0x07, LegacyDFUStatus.success.rawValue]
+            bytes = [
+                Self.responseCode, LegacyDFURequest.reportReceivedImageSize.opCode,
+                LegacyDFUStatus.success.rawValue,
+            ]
             bytes.appendLittleEndian(count)
         }
         return bytes
@@ -35,14 +43,14 @@ public enum LegacyDFUResponse: Equatable, Sendable {
     public init(decoding bytes: [UInt8]) throws(WireFormatError) {
         var reader = ByteReader(bytes)
         switch reader.readUInt8() {
-        case 0x10:
+        case Self.responseCode:
             guard let opCode = reader.readUInt8(), let raw = reader.readUInt8() else {
                 throw WireFormatError("Legacy DFU response too short", bytes: bytes)
             }
             guard let status = LegacyDFUStatus(rawValue: raw) else {
                 throw WireFormatError("unknown Legacy DFU status", bytes: bytes)
             }
-            if opCode == 0x07, status == .success {
+            if opCode == LegacyDFURequest.reportReceivedImageSize.opCode, status == .success {
                 guard let count = reader.readUInt32(), reader.remaining == 0 else {
                     throw WireFormatError("malformed received-size response", bytes: bytes)
                 }
@@ -53,7 +61,7 @@ public enum LegacyDFUResponse: Equatable, Sendable {
                 }
                 self = .response(opCode: opCode, status: status)
             }
-        case 0x11:
+        case Self.packetReceiptCode:
             guard let count = reader.readUInt32(), reader.remaining == 0 else {
                 throw WireFormatError("malformed packet receipt notification", bytes: bytes)
             }

@@ -25,8 +25,6 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
-    mutating func readRest() -> [UInt8] { readBytes(remaining) ?? [] }
-
     private mutating func readInteger<T: FixedWidthInteger>(_: T.Type) -> T? {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { return nil }

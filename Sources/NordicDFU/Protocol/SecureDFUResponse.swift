@@ -93,12 +93,12 @@ public struct SecureDFUResponse: Equatable, Sendable {
         switch result {
         case .success:
             switch opCode {
-            case 0x06:
+            case SecureDFURequest.select(.command).opCode:
                 guard let maximumSize = reader.readUInt32(), let offset = reader.readUInt32(),
                     let crc = reader.readUInt32()
                 else { throw WireFormatError("Select response too short", bytes: bytes) }
                 outcome = .selected(maximumSize: maximumSize, offset: offset, crc: crc)
-            case 0x03:
+            case SecureDFURequest.calculateChecksum.opCode:
                 guard let offset = reader.readUInt32(), let crc = reader.readUInt32() else {
                     throw WireFormatError("Calculate Checksum response too short", bytes: bytes)
                 }

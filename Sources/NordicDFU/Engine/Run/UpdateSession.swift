@@ -1,4 +1,5 @@
 import GATT
+import Logging
 
 /// The state one update shares between its steps: where events go, the options, the counters of
 /// the result. Used only by the task that runs the update.
@@ -9,6 +10,8 @@ final class UpdateSession {
     let controller: DFUController
     private let events: AsyncStream<DFUEvent>.Continuation
     private let observer: @Sendable (DFUEvent) -> Void
+    /// The caller's logger with the metadata `device` (and `part` while a part is sent).
+    var logger: Logger
     let startTime: Duration
 
     /// Firmware bytes written to packet characteristics, resent bytes included.
@@ -28,8 +31,10 @@ final class UpdateSession {
 
     init(
         central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, controller: DFUController,
-        events: AsyncStream<DFUEvent>.Continuation, observer: @escaping @Sendable (DFUEvent) -> Void
+        events: AsyncStream<DFUEvent>.Continuation, observer: @escaping @Sendable (DFUEvent) -> Void,
+        logger: Logger
     ) {
+        self.logger = logger
         self.central = central
         self.device = device
         self.options = options
@@ -56,7 +61,16 @@ final class UpdateSession {
         emit(.state(state))
     }
 
-    func log(_ level: DFULogLevel, _ message: String) { emit(.log(level, message)) }
+    /// Logs to the caller's logger and reports the line as an event.
+    func log(_ level: DFULogLevel, _ message: String) {
+        logger.log(level: level.loggerLevel, "\(message)")
+        emit(.log(level, message))
+    }
+
+    /// Sets (or with `nil` clears) the `part` logging metadata.
+    func loggingPart(_ part: Int?, of total: Int) {
+        logger[metadataKey: "part"] = part.map { .string("\($0)/\(total)") }
+    }
 
     func failure(_ error: DFUError, _ detail: String) -> DFUFailure {
         DFUFailure(error, device: deviceName, detail: detail)
@@ -69,6 +83,19 @@ final class UpdateSession {
             transferDurations: transferDurations)
         emit(.result(result))
         events.finish()
+    }
+}
+
+extension DFULogLevel {
+    /// The swift-log level of a line at this level.
+    var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .trace
+        case .verbose: .debug
+        case .info, .application: .info
+        case .warning: .warning
+        case .error: .error
+        }
     }
 }
 

@@ -11,14 +11,18 @@ struct ButtonlessJump {
     func secure(
         _ characteristic: any GATTCharacteristic, kind: ButtonlessKind, peripheral: any GATTPeripheral
     ) async throws {
-        let inbox = try await subscribe(characteristic, device: peripheral.address)
-        defer { inbox.close() }
+        let channel = try await ControlPointChannel<ButtonlessDFUResponse>.open(
+            characteristic, device: peripheral.address, session: session)
+        defer { channel.close() }
         let experimental = kind == .experimental
         if kind == .withoutBonds, let name = advertisingName() {
             let bytes = ButtonlessDFURequest.advertisementName(name)
-            try await write(ButtonlessDFURequest.setAdvertisementName(bytes).encoded, to: characteristic)
+            let request = ButtonlessDFURequest.setAdvertisementName(bytes)
             do {
-                let response = try await response(from: inbox, opCode: 0x02)
+                try await channel.write(request.encoded)
+                let response = try await channel.response(
+                    to: request.opCode, timeout: options.responseTimeout, describing: "Set advertisement name"
+                )
                 switch response.result {
                 case .success:
                     session.bootloaderName = String(decoding: bytes, as: UTF8.self)
@@ -41,8 +45,10 @@ struct ButtonlessJump {
             }
         }
         do {
-            try await write(ButtonlessDFURequest.enterBootloader.encoded, to: characteristic)
-            let response = try await response(from: inbox, opCode: 0x01)
+            let request = ButtonlessDFURequest.enterBootloader
+            try await channel.write(request.encoded)
+            let response = try await channel.response(
+                to: request.opCode, timeout: options.responseTimeout, describing: "Enter bootloader")
             guard response.result == .success else {
                 throw remoteFailure(response.result, experimental: experimental, what: "Enter bootloader")
             }
@@ -58,10 +64,10 @@ struct ButtonlessJump {
     /// Legacy jump: Start DFU with the application type on the application's control point. The
     /// application resets without answering.
     func legacy(_ controlPoint: any GATTCharacteristic, peripheral: any GATTPeripheral) async throws {
-        let inbox = try await subscribe(controlPoint, device: peripheral.address)
-        defer { inbox.close() }
-        try? await controlPoint.write(
-            LegacyDFURequest.startDFU(.application).encoded, timeout: options.responseTimeout)
+        let channel = try await ControlPointChannel<LegacyDFUResponse>.open(
+            controlPoint, device: peripheral.address, session: session)
+        defer { channel.close() }
+        try? await channel.write(LegacyDFURequest.startDFU(.application).encoded)
         await waitForReset(peripheral)
     }
 
@@ -70,43 +76,6 @@ struct ButtonlessJump {
         case .disabled: return nil
         case .name(let name): return name
         case .random: return "Dfu" + String(Int.random(in: 100_000..<200_000)).dropFirst()
-        }
-    }
-
-    private func subscribe(_ characteristic: any GATTCharacteristic, device: String) async throws
-        -> NotificationInbox
-    {
-        do {
-            return NotificationInbox(
-                try await characteristic.subscribe(timeout: options.notificationTimeout), device: device)
-        } catch {
-            throw session.mapped(error, during: .enablingControlPointFailed)
-        }
-    }
-
-    private func write(_ bytes: [UInt8], to characteristic: any GATTCharacteristic) async throws {
-        do {
-            try await characteristic.write(bytes, timeout: options.responseTimeout)
-        } catch {
-            throw session.mapped(error, during: .writingCharacteristicFailed)
-        }
-    }
-
-    private func response(from inbox: NotificationInbox, opCode: UInt8) async throws -> ButtonlessDFUResponse
-    {
-        while true {
-            let bytes: [UInt8]
-            do {
-                bytes = try await inbox.next(
-                    timeout: options.responseTimeout, waitingFor: "the buttonless response")
-            } catch {
-                throw session.mapped(error, during: .receivingNotificationFailed)
-            }
-            guard let response = try? ButtonlessDFUResponse(decoding: bytes) else {
-                throw session.failure(
-                    .unsupportedResponse, "unexpected buttonless response \(bytes.hexString(separator: " "))")
-            }
-            if response.opCode == opCode { return response }
         }
     }
 
@@ -126,4 +95,9 @@ struct ButtonlessJump {
             await peripheral.disconnect()
         }
     }
+}
+
+extension ButtonlessDFUResponse: ControlPointNotification {
+    var requestOpCode: UInt8 { opCode }
+    var hasReceiptForm: Bool { false }
 }

@@ -46,9 +46,6 @@ final class NotificationInbox: Sendable {
         Self.finish(CancellationError(), state: state)
     }
 
-    /// Drops everything that has arrived and not been taken.
-    func discardBuffered() { state.withLock { $0.buffered.removeAll() } }
-
     /// The next value, waiting at most `timeout` (real time) for it.
     func next(timeout: Duration, waitingFor what: String) async throws -> [UInt8] {
         let id = state.withLock { state in

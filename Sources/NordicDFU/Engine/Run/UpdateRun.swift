@@ -1,0 +1,141 @@
+import GATT
+
+/// One run of the state machine (docs/engine.md).
+struct UpdateRun {
+    let session: UpdateSession
+    let package: DFUPackage
+
+    var options: DFUOptions { session.options }
+
+    enum PartOutcome {
+        case sent
+        /// The system part's init packet was refused; the device still waits in its bootloader
+        /// on the same connection, ready for the application part.
+        case skippedToApplication
+    }
+
+    func run() async {
+        var connection: DFUConnection?
+        do {
+            session.state(.connecting)
+            var current = try await session.connect(session.device)
+            connection = current
+            session.applicationAddress = BluetoothAddress(current.address)
+            let check = await versionCheck(current)
+            session.emit(.version(check))
+            if check.decision == .skip {
+                session.log(
+                    .info, "\(session.deviceName) already runs \(check.installed ?? "?"); nothing to do")
+                session.state(.disconnecting)
+                await current.peripheral.disconnect()
+                session.finish(.skipped)
+                return
+            }
+            guard current.mode.format == package.format else {
+                throw session.failure(
+                    .deviceNotSupported,
+                    "the package is for \(package.format) DFU but the device offers \(current.mode.format) DFU"
+                )
+            }
+            var index = 0
+            var reuseConnection = true
+            while index < package.images.count {
+                if !reuseConnection {
+                    session.state(.connecting)
+                    current = try await session.reconnect(
+                        candidates: rebootCandidates(after: current), name: bootloaderName)
+                    connection = current
+                }
+                if !current.mode.isBootloader {
+                    current = try await enterBootloader(current)
+                    connection = current
+                }
+                let (outcome, last) = try await sendPart(index, on: current) { connection = $0 }
+                current = last
+                switch outcome {
+                case .sent: reuseConnection = false
+                case .skippedToApplication: reuseConnection = true
+                }
+                index += 1
+            }
+            session.state(.completed)
+            session.finish(.completed)
+        } catch {
+            await end(with: error, connection: connection)
+        }
+    }
+
+    var bootloaderName: String? {
+        if case .name(let name) = options.bootloaderLocation { return name }
+        return session.bootloaderName
+    }
+
+    // MARK: Version
+
+    private func versionCheck(_ connection: DFUConnection) async -> DFUVersionCheck {
+        let packaged = package.applicationVersion.flatMap {
+            $0 == .max ? nil : DFUFirmwareVersion(number: $0)
+        }
+        let packageVersion = options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? packaged
+        var installed: String?
+        if !connection.mode.isBootloader {
+            let characteristic = connection.services.lazy.compactMap {
+                $0.characteristic(self.options.versionCharacteristic)
+            }.first
+            if let characteristic {
+                do {
+                    let bytes = try await characteristic.read(timeout: options.notificationTimeout)
+                    installed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: "\0 ")
+                } catch {
+                    session.log(.warning, "could not read the firmware version: \(error)")
+                }
+            } else {
+                session.log(.info, "the device does not report its firmware version")
+            }
+        }
+        return DFUVersionCheck(installed: installed, package: packageVersion, force: options.force)
+    }
+
+    // MARK: End
+
+    private func end(with error: any Error, connection: DFUConnection?) async {
+        let aborted = session.controller.isAborted || error is CancellationError
+        if let connection {
+            await Task { await connection.peripheral.disconnect() }.value
+        }
+        if aborted {
+            session.log(.info, "aborted by the user")
+            session.state(.aborted)
+            session.finish(.aborted)
+            return
+        }
+        let failure =
+            (session.mapped(error, during: .invalidInternalState) as? DFUFailure)
+            ?? session.failure(.invalidInternalState, "\(error)")
+        session.log(.error, failure.message)
+        session.finish(.failed(failure))
+    }
+}
+
+extension DFUFailure {
+    /// Failures a reconnection may cure: a lost link, a lost notification, lost packets, or a
+    /// Legacy bootloader stuck in a previous transfer.
+    var isRetryable: Bool {
+        switch error {
+        case .deviceDisconnected, .receivingNotificationFailed, .bytesLost, .writingCharacteristicFailed,
+            .remoteLegacyDFUInvalidState:
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}

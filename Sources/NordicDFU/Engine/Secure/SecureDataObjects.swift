@@ -1,0 +1,160 @@
+import GATT
+
+/// The image, in data objects (protocol doc §2.7).
+extension SecureFirmwareTransfer {
+    func sendImage() async throws {
+        let image = part.firmware
+        let selected = try await controlPoint.require(.select(.data), timeout: options.notificationTimeout)
+        guard case .selected(let maximum, let heldOffset, let heldCRC) = selected, maximum > 0 else {
+            throw session.failure(.unsupportedResponse, "Select (data) returned no object size")
+        }
+        let objectSize = Int(maximum)
+        try await controlPoint.require(
+            .setPacketReceiptNotification(receiptInterval(objectSize: objectSize)),
+            timeout: options.notificationTimeout)
+        let held = Int(heldOffset)
+        var resumeOffset = 0
+        var continuePartialObject = false
+        if resumeAllowed, held > 0, held <= image.count, CRC32.checksum(image[0..<held]) == heldCRC {
+            resumeOffset = held
+            continuePartialObject = held % objectSize != 0 && held != image.count
+            session.log(.info, "the device holds \(held) of \(image.count) bytes; resuming")
+        } else if held > 0 {
+            // The partial object is corrupt or belongs to another image: Create rolls it back.
+            resumeOffset = resumeAllowed && held <= image.count ? (held - 1) / objectSize * objectSize : 0
+        }
+        session.state(.uploading)
+        if let report = meter.start(at: resumeOffset) { session.emit(.progress(report)) }
+
+        if resumeOffset > 0, !continuePartialObject,
+            resumeOffset % objectSize == 0 || resumeOffset == image.count
+        {
+            // The object ending here is complete; it may not have been executed yet (§2.7).
+            if resumeOffset == image.count { session.state(.validating) }
+            try await executeData(afterResume: true)
+            if resumeOffset == image.count { return }
+        }
+
+        var objectStart = continuePartialObject ? resumeOffset / objectSize * objectSize : resumeOffset
+        var crcAtObjectStart = CRC32.checksum(image[0..<objectStart])
+        var isFirstObject = true
+        while objectStart < image.count {
+            let objectEnd = min(objectStart + objectSize, image.count)
+            try await sendObject(
+                objectStart..<objectEnd, crcAtStart: crcAtObjectStart,
+                continuingFrom: continuePartialObject ? resumeOffset : nil, isFirstObject: isFirstObject)
+            if objectEnd == image.count { session.state(.validating) }
+            try await executeData(afterResume: false)
+            var crc = CRC32(resumingFrom: crcAtObjectStart)
+            crc.update(image[objectStart..<objectEnd])
+            crcAtObjectStart = crc.value
+            objectStart = objectEnd
+            continuePartialObject = false
+            isFirstObject = false
+        }
+    }
+
+    /// Packets per receipt: the user's choice, or by default the packets of one object, so that
+    /// the receipt for an object's last packet carries the offset and CRC that Calculate
+    /// Checksum would ask for — one round trip fewer per object.
+    func receiptInterval(objectSize: Int) -> UInt16 {
+        options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
+    }
+
+    /// Creates (unless continuing a partial one), streams and checks one data object, until the
+    /// device holds exactly its bytes.
+    private func sendObject(
+        _ range: Range<Int>, crcAtStart: UInt32, continuingFrom: Int?, isFirstObject: Bool
+    ) async throws {
+        let image = part.firmware
+        func crcUpTo(_ offset: Int) -> UInt32 {
+            var crc = CRC32(resumingFrom: crcAtStart)
+            crc.update(image[range.lowerBound..<offset])
+            return crc.value
+        }
+        var from = continuingFrom ?? range.lowerBound
+        var needsCreate = continuingFrom == nil
+        var corruptAttempts = 0
+        var recoveries = 0
+        var waitsForFirstObject = isFirstObject
+        while true {
+            if needsCreate {
+                try await controlPoint.require(
+                    .create(.data, size: UInt32(range.count)), timeout: options.responseTimeout)
+                let delay =
+                    (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
+                    + max(options.dataObjectPreparationDelay, session.learnedPreparationDelay)
+                if delay > .zero { try await session.linkTime.sleep(for: delay) }
+                waitsForFirstObject = false
+                from = range.lowerBound
+            }
+            let (offset, crc) = try await streamAndCheck(image[from..<range.upperBound])
+            if offset == range.upperBound, crc == crcUpTo(offset) { return }
+            if needsCreate { learnSlowerFlash() }
+            if offset >= range.lowerBound, offset < range.upperBound, crc == crcUpTo(offset) {
+                // Packets were lost (a full flash queue drops them silently): send the rest.
+                recoveries += 1
+                guard recoveries <= Self.lostBytesRecoveries else {
+                    throw session.failure(
+                        .bytesLost,
+                        "the device kept losing packets of the object at offset \(range.lowerBound)")
+                }
+                session.log(
+                    .warning,
+                    "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; resending them"
+                )
+                from = offset
+                needsCreate = false
+                continue
+            }
+            corruptAttempts += 1
+            session.log(
+                .warning,
+                "checksum mismatch on the object at offset \(range.lowerBound) "
+                    + "(attempt \(corruptAttempts) of \(Self.checksumAttempts))")
+            guard corruptAttempts < Self.checksumAttempts else {
+                throw session.failure(
+                    .crcError,
+                    "the object at offset \(range.lowerBound) arrived corrupted \(Self.checksumAttempts) times"
+                )
+            }
+            needsCreate = true
+        }
+    }
+
+    /// Streams `bytes` and returns what the device then holds: from the receipt for the last
+    /// packet when one came, otherwise from Calculate Checksum. A receipt that shows fewer bytes
+    /// than were sent stops the stream early; the checksum then says where to go on.
+    private func streamAndCheck(_ bytes: ArraySlice<UInt8>) async throws -> (offset: Int, crc: UInt32) {
+        let end = try await streamer.stream(
+            bytes, through: controlPoint.channel, meter: meter, receiptOnLastPacket: true
+        ) { receipt, sentUpTo in
+            switch receipt.outcome {
+            case .checksum(let offset, _) where receipt.hasReceiptForm:
+                if offset == sentUpTo { return true }
+                session.log(.warning, "receipt for \(offset) bytes, \(sentUpTo) sent")
+                return false
+            case .failure(let result, let extended) where receipt.hasReceiptForm:
+                throw session.failure(
+                    DFUError(secureResult: result, extended: extended),
+                    "the bootloader refused a firmware packet with \(result)")
+            default:
+                throw session.failure(.unsupportedResponse, "expected a packet receipt, got \(receipt)")
+            }
+        }
+        if case .finished(let receipt?) = end, case .checksum(let offset, let crc) = receipt.outcome {
+            return (Int(offset), crc)
+        }
+        return try await controlPoint.checksum()
+    }
+
+    /// An object that arrived incomplete or corrupt right after Create usually means the flash
+    /// was still being erased and the bootloader dropped packets: wait longer after each Create
+    /// from now on (doubling, from 100 ms up to 2 s).
+    private func learnSlowerFlash() {
+        let learned = min(max(session.learnedPreparationDelay * 2, .milliseconds(100)), .seconds(2))
+        guard learned > session.learnedPreparationDelay else { return }
+        session.learnedPreparationDelay = learned
+        session.log(.info, "waiting \(learned) after each Create from now on, for the flash erase")
+    }
+}

@@ -1,0 +1,109 @@
+import GATT
+
+/// Sends one part over Secure DFU (protocol doc §2.6–2.8): the init packet as the command
+/// object, then the image in data objects, resuming from what the device already holds.
+struct SecureFirmwareTransfer: FirmwareTransfer {
+    let session: UpdateSession
+    let part: DFUImage
+    let controlPoint: SecureControlPoint
+    let streamer: PacketStreamer
+    let meter: ProgressMeter
+    /// Whether the device's progress may be reused (false after the user disabled resume).
+    let resumeAllowed: Bool
+    private(set) var finishedAt: Duration = .zero
+
+    /// How many times an object is sent before a checksum mismatch is final.
+    static let checksumAttempts = 3
+    /// How many times, per object, the engine continues after the device reported fewer bytes
+    /// than were sent, before it gives up with `bytesLost`.
+    static let lostBytesRecoveries = 8
+
+    init(
+        session: UpdateSession, part: DFUImage, controlPoint: SecureControlPoint, streamer: PacketStreamer,
+        meter: ProgressMeter
+    ) {
+        self.session = session
+        self.part = part
+        self.controlPoint = controlPoint
+        self.streamer = streamer
+        self.meter = meter
+        self.resumeAllowed = !session.options.disableResume
+    }
+
+    var options: DFUOptions { session.options }
+
+    var abortRequest: [UInt8] { SecureDFURequest.abort.encoded }
+
+    /// A retryable failure keeps the device's progress for the resume.
+    func abortsAfter(_ failure: DFUFailure?) -> Bool { !(failure?.isRetryable ?? false) }
+
+    mutating func run() async throws -> FirmwareTransferOutcome {
+        guard let initPacket = part.initPacket else {
+            throw session.failure(.initPacketRequired, "the \(part.kind) image has no init packet")
+        }
+        if let rejection = try await sendInitPacket(initPacket) { return .initPacketRejected(rejection) }
+        try await sendImage()
+        finishedAt = session.linkTime.now()
+        return .sent
+    }
+
+    // MARK: Command object
+
+    /// Sends (or resumes) and executes the init packet. Returns the failure when the bootloader
+    /// rejects it on Execute.
+    private func sendInitPacket(_ initPacket: [UInt8]) async throws -> DFUFailure? {
+        let selected = try await controlPoint.require(.select(.command), timeout: options.notificationTimeout)
+        guard case .selected(let maximumSize, let offset, let crc) = selected else {
+            throw session.failure(.unsupportedResponse, "Select (command) returned no object information")
+        }
+        guard initPacket.count <= maximumSize else {
+            throw session.failure(
+                .remoteSecureDFUInsufficientResources,
+                "the init packet (\(initPacket.count) bytes) exceeds the bootloader's \(maximumSize)-byte limit"
+            )
+        }
+        // The command object goes without receipts.
+        try await controlPoint.require(.setPacketReceiptNotification(0), timeout: options.notificationTimeout)
+        let held = Int(offset)
+        if resumeAllowed, held > 0, held <= initPacket.count, CRC32.checksum(initPacket[0..<held]) == crc {
+            session.log(.info, "the device holds \(held) of \(initPacket.count) init packet bytes; resuming")
+            if held < initPacket.count { try await streamer.write(initPacket[held...], firmware: false) }
+            if try await checksumMatches(initPacket) { return try await executeCommand() }
+        }
+        for attempt in 1...Self.checksumAttempts {
+            try await controlPoint.require(
+                .create(.command, size: UInt32(initPacket.count)), timeout: options.responseTimeout)
+            try await streamer.write(initPacket[...], firmware: false)
+            if try await checksumMatches(initPacket) { return try await executeCommand() }
+            session.log(
+                .warning, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
+        }
+        throw session.failure(.crcError, "the init packet arrived corrupted \(Self.checksumAttempts) times")
+    }
+
+    private func checksumMatches(_ bytes: [UInt8]) async throws -> Bool {
+        let (offset, crc) = try await controlPoint.checksum()
+        return offset == bytes.count && crc == CRC32.checksum(bytes)
+    }
+
+    private func executeCommand() async throws -> DFUFailure? {
+        let outcome = try await controlPoint.send(.execute, timeout: options.responseTimeout)
+        if case .failure(let result, let extended) = outcome {
+            return controlPoint.remoteFailure(.execute, result: result, extended: extended)
+        }
+        return nil
+    }
+
+    /// Executes the current data object; after a resume, 0x08 means it had been executed already.
+    func executeData(afterResume: Bool) async throws {
+        let outcome = try await controlPoint.send(.execute, timeout: options.responseTimeout)
+        switch outcome {
+        case .failure(.operationNotPermitted, _) where afterResume:
+            session.log(.info, "the object was executed before the link dropped")
+        case .failure(let result, let extended):
+            throw controlPoint.remoteFailure(.execute, result: result, extended: extended)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import NordicDFU
+import XCTest
+
+/// Packet receipts on Secure DFU, against a scripted SDK 15–17 bootloader whose notifications
+/// lag the client's writes (`ScriptedLink`): the receipts for a burst of packets arrive after
+/// the next request, where a receipt and a Calculate Checksum response look the same.
+final class PacketReceiptTests: XCTestCase {
+    /// Issue 9's race, in a fixed delivery order: a packet near the end of the first object
+    /// lost (drop numbers count every data packet written, resent ones included), then the
+    /// resent tail's receipts arriving after Calculate Checksum was asked. Taking one
+    /// of them for the checksum made the engine resend past the object's end, and the
+    /// bootloader answered invalidParameter. Packets lost mid-object leave a hole (the
+    /// bootloader writes what comes next at the next offset): the object is created again.
+    func testReceiptsAfterLostPacketsAreNotTakenForTheChecksum() async throws {
+        let package = try TestPackages.secureApp()
+        for counts in [false, true] {
+            for prn: UInt16? in [1, 12, nil] {
+                for dropped: Set<Int> in [[15], [16], [17], [2, 3, 4]] {
+                    let update = await ScriptedUpdate.secure(package, options: Self.options(prn: prn)) {
+                        $0.droppedPackets = dropped
+                        $0.countsDroppedPackets = counts
+                    }
+                    let label =
+                        "PRN \(prn.map(String.init) ?? "auto"), dropped \(dropped.sorted()), counted: \(counts)"
+                    XCTAssertEqual(update.result.outcome, .completed, "\(label): \(update.logs)")
+                    XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware, label)
+                }
+            }
+        }
+    }
+
+    /// By default the receipt interval is one object's packets: the receipt for each full
+    /// object's last packet carries its offset and CRC, so only the init packet is checksummed.
+    func testReceiptOnEachObjectsLastPacketReplacesCalculateChecksum() async throws {
+        let package = try TestPackages.secureApp()  // 12288 bytes: three full objects
+        let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil))
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
+        XCTAssertEqual(update.checksumRequests, 1, "only the init packet is checksummed")
+    }
+
+    /// A last object shorter than the others gets no receipt on its last packet: it is
+    /// checksummed.
+    func testShorterLastObjectIsChecksummed() async throws {
+        let firmware = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let package = try DFUPackage.unsignedSecureApplication(firmware: firmware, version: 2)
+        let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil))
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == firmware)
+        XCTAssertEqual(update.checksumRequests, 2, "the init packet and the 1808-byte last object")
+    }
+
+    /// A bootloader that never sends the receipt: each object falls back to Calculate Checksum
+    /// after the receipt's timeout.
+    func testMissingReceiptsFallBackToCalculateChecksum() async throws {
+        let package = try TestPackages.secureApp()
+        var options = Self.options(prn: nil)
+        options.notificationTimeout = .milliseconds(200)
+        let update = await ScriptedUpdate.secure(package, options: options) { $0.sendsReceipts = false }
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
+        XCTAssertEqual(update.checksumRequests, 4, "the init packet and each of the three objects")
+    }
+
+    static func options(prn: UInt16?) -> DFUOptions {
+        var options = EngineHarness.testOptions(prn: prn)
+        // A receipt for a dropped packet never comes; keep that wait short.
+        options.notificationTimeout = .milliseconds(300)
+        return options
+    }
+}
