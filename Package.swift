@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
         .testTarget(name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT"]),
+        .testTarget(name: "FleetTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT"]),
     ]
 )
