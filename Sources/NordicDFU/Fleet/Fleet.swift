@@ -45,10 +45,17 @@ public struct Fleet: Sendable {
 
     /// Starts the run in a task of its own. The stream delivers its events and finishes after
     /// `.ended`; `FleetController.cancel()` aborts every update in progress (each device is told
-    /// to abort, so that it can take the update again) and starts no more.
-    public func start() -> (controller: FleetController, events: AsyncStream<FleetOutput>) {
+    /// to abort, so that it can take the update again) and starts no more. `observer`, when given,
+    /// sees every event first, synchronously in the task that made it (the stream may lag
+    /// behind); it must return quickly.
+    public func start(observer: @escaping @Sendable (FleetEvent) -> Void = { _ in })
+        -> (controller: FleetController, events: AsyncStream<FleetOutput>)
+    {
         let (events, continuation) = AsyncStream.makeStream(of: FleetOutput.self, bufferingPolicy: .unbounded)
-        let run = FleetRun(fleet: self) { continuation.yield(.event($0)) }
+        let run = FleetRun(fleet: self) { event in
+            observer(event)
+            continuation.yield(.event(event))
+        }
         let task = Task {
             let report = await run.run()
             continuation.yield(.ended(report))
