@@ -51,39 +51,16 @@ public final class FleetStateFile: Sendable {
     /// The entry of a device finished in an earlier run, if any.
     public func entry(for device: String) -> Entry? { contents.withLock { $0.devices[device] } }
 
-    /// Records a device that completed or was up to date, and rewrites the file.
+    /// Records a device that completed or was up to date, and rewrites the file (under the lock,
+    /// so that devices finishing together write one after the other).
     func record(_ report: FleetDeviceReport) throws {
         guard report.result == .completed || report.result == .skipped else { return }
-        let data = try contents.withLock { contents in
+        try contents.withLock { contents in
             contents.devices[report.device] = Entry(
                 result: report.result.rawValue, package: report.package, versionAfter: report.versionAfter)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            return try encoder.encode(contents)
-        }
-        try Self.writeAtomically(data, to: url)
-    }
-
-    /// Writes a temporary file beside `url`, flushes it to disk, and renames it over `url`.
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        let handle = try FileHandle(forWritingTo: temporary)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            try AtomicFile.write(try encoder.encode(contents), to: url)
         }
     }
 }
