@@ -37,7 +37,8 @@ extension SimulatedDeviceConfiguration {
         do {
             try self.init(
                 kind: spec.kind, address: address, name: name, dfuVersion: spec.dfuVersion,
-                firmwareVersion: spec.firmwareVersion, hardwareVersion: spec.hwVersion, softDeviceID: spec.sdId,
+                firmwareVersion: spec.firmwareVersion, hardwareVersion: spec.hwVersion,
+                softDeviceID: spec.sdId,
                 publicKeyFile: spec.publicKey, mtu: spec.mtu, faults: spec.faults)
         } catch {
             throw SimulatorConfigurationError("device '\(entry.device)': \(error.message)")

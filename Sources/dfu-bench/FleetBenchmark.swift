@@ -58,8 +58,10 @@ struct FleetBenchmark: AsyncParsableCommand {
         let large = try await FleetRunMeasurement.measure(package, devices: devices, mtus: Self.mtus)
         let throughputRatio = large.achievedBytesPerSecond / large.boundBytesPerSecond
         // The same devices, each updated alone by the engine: what the fleet itself costs.
-        let engineAlone = (0..<devices).map { alone[Self.mtus[$0 % Self.mtus.count]]!.bytesPerSecond }.reduce(0, +)
-        let perSession = Double(large.peakResidentBytes - large.baselineResidentBytes) / Double(large.peakActive)
+        let engineAlone = (0..<devices).map { alone[Self.mtus[$0 % Self.mtus.count]]!.bytesPerSecond }.reduce(
+            0, +)
+        let perSession =
+            Double(large.peakResidentBytes - large.baselineResidentBytes) / Double(large.peakActive)
         print(
             "{\"benchmark\":\"fleet\",\"devices\":\(devices),\"image_bytes\":\(imageBytes),"
                 + "\"achieved_bytes_per_second\":\(Self.format(large.achievedBytesPerSecond)),"
@@ -77,7 +79,9 @@ struct FleetBenchmark: AsyncParsableCommand {
 
     /// One device updated alone with `DFUUpdater`: its link time from connection to reset, and
     /// its image bytes per second of transfer.
-    static func alone(_ package: DFUPackage, mtu: Int) async throws -> (linkTime: Duration, bytesPerSecond: Double) {
+    static func alone(_ package: DFUPackage, mtu: Int) async throws -> (
+        linkTime: Duration, bytesPerSecond: Double
+    ) {
         var configuration = SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.0.0")
         configuration.mtu = mtu
         let central = try SimulatedCentral(devices: [configuration])
@@ -85,7 +89,8 @@ struct FleetBenchmark: AsyncParsableCommand {
             package: package, central: central, device: .address(configuration.address.description)
         ).run()
         guard result.outcome == .completed, let transfer = result.transferDurations.first else {
-            throw ValidationError("the single update did not complete: \(result.failure?.message ?? result.identifier)")
+            throw ValidationError(
+                "the single update did not complete: \(result.failure?.message ?? result.identifier)")
         }
         return (central.linkTime.now(), Double(package.images[0].firmware.count) / transfer.seconds)
     }

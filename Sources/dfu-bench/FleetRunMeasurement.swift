@@ -18,11 +18,14 @@ struct FleetRunMeasurement {
     var peakActive = 0
     var completed = 0
 
-    static func measure(_ package: DFUPackage, devices count: Int, mtus: [Int]) async throws -> FleetRunMeasurement {
+    static func measure(_ package: DFUPackage, devices count: Int, mtus: [Int]) async throws
+        -> FleetRunMeasurement
+    {
         let configurations = (0..<count).map { index in
             var configuration = SimulatedDeviceConfiguration(
                 kind: .secureApp,
-                address: BluetoothAddress(String(format: "C0:DE:00:00:%02X:%02X", index >> 6, (index << 2) & 0xFF))!,
+                address: BluetoothAddress(
+                    String(format: "C0:DE:00:00:%02X:%02X", index >> 6, (index << 2) & 0xFF))!,
                 firmwareVersion: "1.0.0")
             configuration.mtu = mtus[index % mtus.count]
             return configuration
@@ -33,7 +36,8 @@ struct FleetRunMeasurement {
         let inventory = try FleetInventory(
             defaults: .init(package: "bench"),
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })
-        let fleet = try Fleet(inventory: inventory, packages: ["bench": package], adapters: [adapter], options: options)
+        let fleet = try Fleet(
+            inventory: inventory, packages: ["bench": package], adapters: [adapter], options: options)
 
         var measurement = FleetRunMeasurement()
         measurement.baselineResidentBytes = ResidentMemory.current()
@@ -47,9 +51,11 @@ struct FleetRunMeasurement {
         let image = package.images[0]
         for (device, configuration) in zip(report.devices, configurations) where device.result == .completed {
             measurement.completed += 1
-            measurement.achievedBytesPerSecond += Double(image.firmware.count) / device.transferDuration.seconds
+            measurement.achievedBytesPerSecond +=
+                Double(image.firmware.count) / device.transferDuration.seconds
             let transfer = TransferConfiguration(
-                dfuProtocol: .secure, imageSize: image.firmware.count, initPacketSize: image.initPacket?.count ?? 0,
+                dfuProtocol: .secure, imageSize: image.firmware.count,
+                initPacketSize: image.initPacket?.count ?? 0,
                 payloadSize: min(configuration.mtu - 3, 512) & ~3)
             measurement.boundBytesPerSecond +=
                 Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).seconds

@@ -18,5 +18,7 @@ struct DFUUpdateCommand: AsyncParsableCommand {
               dfu-update flash Firmware/secure_app.zip --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
-        subcommands: [InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, FleetCommand.self])
+        subcommands: [
+            InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, FleetCommand.self,
+        ])
 }

@@ -26,7 +26,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("adapter"),
-        help: "A Bluetooth adapter to use (hciN or its address); repeat for several (default: the first one).")
+        help: "A Bluetooth adapter to use (hciN or its address); repeat for several (default: the first one)."
+    )
     var adapters: [String] = []
 
     @Option(help: "The most connections asked of one Bluetooth adapter at once.")
@@ -38,7 +39,8 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
     var json = false
 
-    @Flag(help: "Dry run: find and read every device, show the package each would get and why; write nothing.")
+    @Flag(
+        help: "Dry run: find and read every device, show the package each would get and why; write nothing.")
     var plan = false
 
     @Option(help: "Update this many devices first; go on only if they all succeed.")
@@ -72,7 +74,9 @@ struct FleetCommand: AsyncParsableCommand {
         guard canary >= 0, retries >= 0, maxFailures.map({ $0 >= 1 }) ?? true else {
             throw ValidationError("--canary and --retries must be 0 or more, --max-failures 1 or more")
         }
-        guard deviceTimeout > 0, discoveryTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+        guard deviceTimeout > 0, discoveryTimeout > 0 else {
+            throw ValidationError("timeouts must be positive")
+        }
         if let report {
             let folder = URL(fileURLWithPath: report).deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -110,7 +114,8 @@ struct FleetCommand: AsyncParsableCommand {
             } catch {
                 // The devices are updated; the report is lost. Exit 1 so that a script notices.
                 throw CommandFailure(
-                    errorClass: "report_not_written", message: "--report \(report): \(error.localizedDescription)",
+                    errorClass: "report_not_written",
+                    message: "--report \(report): \(error.localizedDescription)",
                     exitCode: .updateFailed
                 ).report(json: json)
             }

@@ -41,7 +41,8 @@ enum FleetFixtures {
     ) -> SimulatedDeviceConfiguration {
         let address = String(format: "C0:DE:00:00:%02X:%02X", (index * 4) >> 8, (index * 4) & 0xFF)
         var configuration = SimulatedDeviceConfiguration(
-            kind: kind, address: BluetoothAddress(address)!, name: name, firmwareVersion: firmware, faults: faults)
+            kind: kind, address: BluetoothAddress(address)!, name: name, firmwareVersion: firmware,
+            faults: faults)
         configuration.legacyDFUVersion = LegacyDFUVersion(major: 0, minor: 5)
         return configuration
     }

@@ -13,14 +13,19 @@ final class InterruptionTests: XCTestCase {
     ) throws -> Fleet {
         let inventory = try FleetInventory(
             defaults: .init(package: package),
-            devices: (0..<count).map { FleetDeviceEntry(device: FleetFixtures.device($0, kind: .secureApp).address.description) })
+            devices: (0..<count).map {
+                FleetDeviceEntry(device: FleetFixtures.device($0, kind: .secureApp).address.description)
+            })
         return try Fleet(
-            inventory: inventory, packages: [package: try FleetFixtures.secure(version: 20000, size: 40000, seed: 4)],
+            inventory: inventory,
+            packages: [package: try FleetFixtures.secure(version: 20000, size: 40000, seed: 4)],
             adapters: [adapter], options: FleetFixtures.options(concurrency: concurrency), state: state)
     }
 
     /// Runs `fleet` and cancels it from its own events once `shouldCancel` says so.
-    private func run(_ fleet: Fleet, cancelWhen shouldCancel: @escaping @Sendable (FleetEvent) -> Bool) async -> FleetReport {
+    private func run(_ fleet: Fleet, cancelWhen shouldCancel: @escaping @Sendable (FleetEvent) -> Bool) async
+        -> FleetReport
+    {
         let controller = Locked<FleetController?>(nil)
         let (started, events) = fleet.start { event in
             if shouldCancel(event) { controller.withLock { $0?.cancel() } }
@@ -51,12 +56,14 @@ final class InterruptionTests: XCTestCase {
             let snapshot = central.snapshots[0]
             let held = snapshot.images[.application]?.sha256
             // Never a partial image: the factory one or the whole new one.
-            XCTAssertTrue(held == sha ? snapshot.activations == 1 : snapshot.activations == 0, snapshot.address)
+            XCTAssertTrue(
+                held == sha ? snapshot.activations == 1 : snapshot.activations == 0, snapshot.address)
         }
 
         let second = try await fleet(adapter, count: 20, concurrency: 8).run()
         for (index, device) in second.devices.enumerated() {
-            let expected: FleetDeviceReport.Result = first.devices[index].result == .completed ? .skipped : .completed
+            let expected: FleetDeviceReport.Result =
+                first.devices[index].result == .completed ? .skipped : .completed
             XCTAssertEqual(device.result, expected, "\(device.device): \(device.failure?.message ?? "")")
             XCTAssertEqual(centrals[index].snapshots[0].images[.application]?.sha256, sha, device.device)
         }
@@ -68,7 +75,8 @@ final class InterruptionTests: XCTestCase {
         let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("rollout.state")
         let completed = Locked(0)
         let first = await run(
-            try fleet(adapter, count: 12, concurrency: 2, state: try FleetStateFile(url: url, inventory: "v1"))
+            try fleet(
+                adapter, count: 12, concurrency: 2, state: try FleetStateFile(url: url, inventory: "v1"))
         ) { event in
             guard case .finished(let report) = event, report.result == .completed else { return false }
             return completed.withLock { count in
@@ -83,7 +91,8 @@ final class InterruptionTests: XCTestCase {
 
         let state = try FleetStateFile(url: url, inventory: "v1")
         for device in first.devices {
-            XCTAssertEqual(state.entry(for: device.device) != nil, done.contains(device.device), device.device)
+            XCTAssertEqual(
+                state.entry(for: device.device) != nil, done.contains(device.device), device.device)
         }
         XCTAssertThrowsError(try FleetStateFile(url: url, inventory: "another inventory"))
 
@@ -93,12 +102,17 @@ final class InterruptionTests: XCTestCase {
             if done.contains(device.device) {
                 XCTAssertEqual(device.result, .skipped)
                 XCTAssertEqual(device.reason, "done in an earlier run (state file)")
-                XCTAssertEqual(centrals[index].snapshots[0].connectionAttempts, attemptsAfterFirst[index], "touched again")
+                XCTAssertEqual(
+                    centrals[index].snapshots[0].connectionAttempts, attemptsAfterFirst[index],
+                    "touched again")
             } else {
-                XCTAssertEqual(device.result, .completed, "\(device.device): \(device.failure?.message ?? "")")
+                XCTAssertEqual(
+                    device.result, .completed, "\(device.device): \(device.failure?.message ?? "")")
             }
             XCTAssertEqual(centrals[index].snapshots[0].firmwareRevision, "2.0.0", device.device)
         }
-        XCTAssertEqual(try FleetStateFile(url: url, inventory: "v1").entry(for: second.devices[11].device)?.result, "completed")
+        XCTAssertEqual(
+            try FleetStateFile(url: url, inventory: "v1").entry(for: second.devices[11].device)?.result,
+            "completed")
     }
 }

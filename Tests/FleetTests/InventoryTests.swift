@@ -37,7 +37,8 @@ final class InventoryTests: XCTestCase {
     }
 
     func testCSVWithQuotedFieldsAndOptionalColumns() throws {
-        let csv = "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"
+        let csv =
+            "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"
         let inventory = try FleetInventory(csv: csv)
         XCTAssertEqual(inventory.devices.map(\.device), ["C0:DE:00:00:00:10", "Thermo, kitchen"])
         XCTAssertNil(inventory.devices[0].package)
@@ -55,43 +56,57 @@ final class InventoryTests: XCTestCase {
                 return "\(error)"
             }
         }
-        XCTAssertTrue(message { try FleetInventory(csv: "device,colour\nA,red\n") }.contains("unknown CSV column 'colour'"))
+        XCTAssertTrue(
+            message { try FleetInventory(csv: "device,colour\nA,red\n") }.contains(
+                "unknown CSV column 'colour'"))
         XCTAssertTrue(message { try FleetInventory(csv: "device\nA\nA\n") }.contains("'A' appears twice"))
-        XCTAssertTrue(message { try FleetInventory(csv: "device,force\nA,maybe\n") }.contains("row 2: force 'maybe'"))
+        XCTAssertTrue(
+            message { try FleetInventory(csv: "device,force\nA,maybe\n") }.contains("row 2: force 'maybe'"))
         XCTAssertTrue(
             message { try FleetInventory(json: Data(#"{"devices": [{"package": "x"}]}"#.utf8)) }
                 .contains("devices[0].device: missing"))
         XCTAssertTrue(
             message {
                 try FleetInventory(
-                    json: Data(#"{"devices": [{"device": "A"}], "rules": [{"version_below": "x", "package": "p"}]}"#.utf8))
+                    json: Data(
+                        #"{"devices": [{"device": "A"}], "rules": [{"version_below": "x", "package": "p"}]}"#
+                            .utf8))
             }.contains("rule 1: version_below 'x'"))
-        XCTAssertTrue(message { try FleetInventory(json: Data(#"{"devices": []}"#.utf8)) }.contains("no devices"))
+        XCTAssertTrue(
+            message { try FleetInventory(json: Data(#"{"devices": []}"#.utf8)) }.contains("no devices"))
     }
 
     func testPackageChoiceOrder() throws {
         let inventory = try FleetInventory(
             defaults: .init(package: "default.zip"),
-            devices: [FleetDeviceEntry(device: "own", package: "own.zip"), FleetDeviceEntry(device: "other")],
+            devices: [
+                FleetDeviceEntry(device: "own", package: "own.zip"), FleetDeviceEntry(device: "other"),
+            ],
             rules: [
                 FleetRule(hardwareRevision: "pca10040", package: "nrf52832.zip"),
                 FleetRule(name: "Th?rmo-*", versionBelow: DFUFirmwareVersion("2.0.0"), package: "thermo.zip"),
             ])
-        let thermo = FleetDeviceInfo(address: "C0:DE:00:00:00:10", name: "Thermo-12", firmwareRevision: "1.9.9")
-        XCTAssertEqual(inventory.packageChoice(for: inventory.devices[0], info: thermo)?.reason, "device entry")
-        XCTAssertEqual(inventory.packageChoice(for: inventory.devices[1], info: thermo)?.package, "thermo.zip")
+        let thermo = FleetDeviceInfo(
+            address: "C0:DE:00:00:00:10", name: "Thermo-12", firmwareRevision: "1.9.9")
+        XCTAssertEqual(
+            inventory.packageChoice(for: inventory.devices[0], info: thermo)?.reason, "device entry")
+        XCTAssertEqual(
+            inventory.packageChoice(for: inventory.devices[1], info: thermo)?.package, "thermo.zip")
         var newer = thermo
         newer.firmwareRevision = "2.0.0"
         XCTAssertEqual(inventory.packageChoice(for: inventory.devices[1], info: newer)?.reason, "defaults")
         var unknown = thermo
         unknown.firmwareRevision = nil
-        XCTAssertEqual(inventory.packageChoice(for: inventory.devices[1], info: unknown)?.package, "default.zip")
+        XCTAssertEqual(
+            inventory.packageChoice(for: inventory.devices[1], info: unknown)?.package, "default.zip")
         var board = newer
         board.hardwareRevision = "pca10040"
         XCTAssertEqual(
             inventory.packageChoice(for: inventory.devices[1], info: board)?.reason,
             "rule 1 (hardware revision pca10040)")
-        XCTAssertFalse(FleetRule(name: "Thermo-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "Thermo")))
-        XCTAssertTrue(FleetRule(name: "*-*-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "a-b-c-d")))
+        XCTAssertFalse(
+            FleetRule(name: "Thermo-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "Thermo")))
+        XCTAssertTrue(
+            FleetRule(name: "*-*-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "a-b-c-d")))
     }
 }

@@ -17,18 +17,21 @@ final class MixedFleetTests: XCTestCase {
     private func cases() -> [Case] {
         var cases: [Case] = []
         func add(
-            _ range: Range<Int>, _ kind: SimulatedDeviceKind, firmware: String?, faults: [SimulatedFault] = [],
+            _ range: Range<Int>, _ kind: SimulatedDeviceKind, firmware: String?,
+            faults: [SimulatedFault] = [],
             named: Bool = false, package: String? = nil, expected: FleetDeviceReport.Result = .completed,
             holds: String? = "A", adjust: (inout SimulatedDeviceConfiguration) -> Void = { _ in }
         ) {
             for index in range {
                 let name = named ? "Thermo-\(index)" : "DfuSim"
-                var configuration = FleetFixtures.device(index, kind: kind, firmware: firmware, faults: faults, name: name)
+                var configuration = FleetFixtures.device(
+                    index, kind: kind, firmware: firmware, faults: faults, name: name)
                 adjust(&configuration)
                 let device = named ? name : configuration.address.description
                 cases.append(
                     Case(
-                        configuration: configuration, entry: FleetDeviceEntry(device: device, package: package),
+                        configuration: configuration,
+                        entry: FleetDeviceEntry(device: device, package: package),
                         expected: expected, package: expected == .completed ? holds : nil))
             }
         }
@@ -57,7 +60,8 @@ final class MixedFleetTests: XCTestCase {
         let inventory = try FleetInventory(
             defaults: .init(package: "A"), devices: cases.map(\.entry) + [FleetDeviceEntry(device: missing)],
             rules: [FleetRule(name: "Thermo-*", versionBelow: DFUFirmwareVersion("3.0.0"), package: "B")])
-        let (adapter, centrals) = try FleetAdapter.simulated(cases.map(\.configuration), maximumConnections: 6)
+        let (adapter, centrals) = try FleetAdapter.simulated(
+            cases.map(\.configuration), maximumConnections: 6)
         let fleet = try Fleet(
             inventory: inventory, packages: packages, adapters: [adapter],
             options: FleetFixtures.options(concurrency: 16))
@@ -77,7 +81,8 @@ final class MixedFleetTests: XCTestCase {
 
         XCTAssertEqual(report.devices.count, 56)
         XCTAssertFalse(report.succeeded)
-        XCTAssertLessThanOrEqual(active.withLock { $0.peak }, 6, "the adapter was asked for more than it holds")
+        XCTAssertLessThanOrEqual(
+            active.withLock { $0.peak }, 6, "the adapter was asked for more than it holds")
         let notFound = try XCTUnwrap(report.device(missing))
         XCTAssertEqual(notFound.result, .failed)
         XCTAssertEqual(notFound.failure?.error, .failedToConnect)
@@ -95,7 +100,8 @@ final class MixedFleetTests: XCTestCase {
                 XCTAssertEqual(device.package, package, name)
                 XCTAssertEqual(snapshot.mode, .application, name)
                 XCTAssertEqual(device.versionAfter, snapshot.firmwareRevision, name)
-                XCTAssertGreaterThanOrEqual(device.bytesSent, packages[package]!.images[0].firmware.count, name)
+                XCTAssertGreaterThanOrEqual(
+                    device.bytesSent, packages[package]!.images[0].firmware.count, name)
                 XCTAssertGreaterThan(device.duration, .zero, name)
             } else {
                 XCTAssertFalse(shas.values.contains { $0 == held }, "\(name) got an image")
@@ -107,12 +113,15 @@ final class MixedFleetTests: XCTestCase {
             }
         }
         // The faults show in the report as what they are.
-        for index in 46..<49 { XCTAssertGreaterThan(report.devices[index].retries, 0, report.devices[index].device) }
+        for index in 46..<49 {
+            XCTAssertGreaterThan(report.devices[index].retries, 0, report.devices[index].device)
+        }
         for index in 49..<51 { XCTAssertEqual(report.devices[index].failure?.error, .failedToConnect) }
         for index in 51..<53 {
             XCTAssertEqual(report.devices[index].failure?.error, .remoteExtendedErrorHwVersionFailure)
         }
         XCTAssertEqual(report.devices[28].versionAfter, "3.0.0", "the rule chose package B for Thermo-28")
-        XCTAssertEqual(log.planned["Thermo-28"]?.choice?.reason, "rule 1 (name matches Thermo-*, version below 3.0.0)")
+        XCTAssertEqual(
+            log.planned["Thermo-28"]?.choice?.reason, "rule 1 (name matches Thermo-*, version below 3.0.0)")
     }
 }

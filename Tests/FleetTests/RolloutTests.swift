@@ -55,7 +55,8 @@ final class RolloutTests: XCTestCase {
             XCTAssertEqual(entry.info?.mode, index % 3 == 1 ? "bootloader" : "application")
             XCTAssertEqual(report.device(device)?.result, .notStarted)
         }
-        XCTAssertFalse(log.all.contains { if case .device = $0 { true } else { false } }, "the plan started an update")
+        XCTAssertFalse(
+            log.all.contains { if case .device = $0 { true } else { false } }, "the plan started an update")
     }
 
     func testAFailedCanaryStopsTheRollout() async throws {
@@ -84,12 +85,15 @@ final class RolloutTests: XCTestCase {
         let (fleet, centrals) = try fleet(configurations, options: options)
         let report = await fleet.run()
 
-        XCTAssertEqual(report.devices.map(\.result), [.failed, .failed] + Array(repeating: .notStarted, count: 6))
+        XCTAssertEqual(
+            report.devices.map(\.result), [.failed, .failed] + Array(repeating: .notStarted, count: 6))
         for index in 2..<8 { XCTAssertEqual(centrals[index].snapshots[0].activations, 0) }
     }
 
     func testALostLinkIsRetriedAsAWholeAfterTheBootloaderMoved() async throws {
-        let configurations = [FleetFixtures.device(0, kind: .secureApp, firmware: "1.0.0", faults: [.disconnectAt(bytes: 2000)])]
+        let configurations = [
+            FleetFixtures.device(0, kind: .secureApp, firmware: "1.0.0", faults: [.disconnectAt(bytes: 2000)])
+        ]
         var options = FleetFixtures.options(concurrency: 1)
         options.update.retries = 0  // the engine gives up at once; the fleet tries again
         let (fleet, centrals) = try fleet(configurations, options: options)

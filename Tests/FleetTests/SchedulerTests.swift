@@ -1,6 +1,7 @@
-@testable import NordicDFU
 import GATT
 import XCTest
+
+@testable import NordicDFU
 
 /// The scheduler never runs more than the overall limit, nor more than an adapter holds.
 final class SchedulerTests: XCTestCase {
@@ -8,7 +9,8 @@ final class SchedulerTests: XCTestCase {
         let scheduler = FleetScheduler(concurrency: 4, capacities: [2, 3])
         let state = Locked((overall: 0, perAdapter: [0, 0], peak: 0, peaks: [0, 0], ran: [Int]()))
         let items = Array(0..<30)
-        let unstarted = await scheduler.run(items, adapter: { $0 % 2 }, mayStart: { true }) { item in
+        let byParity: (Int) -> Int = { $0 % 2 }
+        let unstarted = await scheduler.run(items, adapter: byParity) { item in
             state.withLock { state in
                 state.overall += 1
                 state.perAdapter[item % 2] += 1
@@ -33,7 +35,10 @@ final class SchedulerTests: XCTestCase {
     func testStopsStartingWhenToldAndReturnsTheRest() async {
         let scheduler = FleetScheduler(concurrency: 1, capacities: [1])
         let ran = Locked(0)
-        let unstarted = await scheduler.run(Array(0..<10), adapter: { _ in 0 }, mayStart: { ran.withLock { $0 < 3 } }) { _ in
+        let fewerThanThree = { ran.withLock { $0 < 3 } }
+        let onAdapterZero: (Int) -> Int = { _ in 0 }
+        let unstarted = await scheduler.run(Array(0..<10), adapter: onAdapterZero, mayStart: fewerThanThree) {
+            _ in
             ran.withLock { $0 += 1 }
         }
         XCTAssertEqual(ran.withLock { $0 }, 3)

@@ -40,7 +40,8 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     public var dfuProtocol: String?
 
     public init(
-        address: String, name: String? = nil, firmwareRevision: String? = nil, hardwareRevision: String? = nil,
+        address: String, name: String? = nil, firmwareRevision: String? = nil,
+        hardwareRevision: String? = nil,
         mode: String? = nil, dfuProtocol: String? = nil
     ) {
         self.address = address

@@ -54,7 +54,8 @@ struct FleetDeviceUpdate: Sendable {
                 report.result = .failed
                 report.failure = DFUFailure(
                     .invalidInternalState, device: device,
-                    detail: "the update did not finish within \(Int(options.deviceTimeout.seconds)) s and was "
+                    detail:
+                        "the update did not finish within \(Int(options.deviceTimeout.seconds)) s and was "
                         + "aborted; the device can take it again (raise the device timeout for slow links)")
             } else {
                 report.result = .aborted
@@ -79,7 +80,12 @@ struct FleetDeviceUpdate: Sendable {
             if attempt > 0 {
                 attempts.retries += 1
                 let wait = options.backoff * (1 << min(attempt - 1, 16))
-                emit(.device(device, .log(.warning, "retrying in \(wait.seconds) s (retry \(attempt) of \(options.retries))")))
+                emit(
+                    .device(
+                        device,
+                        .log(
+                            .warning, "retrying in \(wait.seconds) s (retry \(attempt) of \(options.retries))"
+                        )))
                 do {
                     try await central.linkTime.sleep(for: wait)
                 } catch {
@@ -100,7 +106,8 @@ struct FleetDeviceUpdate: Sendable {
     }
 
     private func updateOnce(at target: String, options: DFUOptions) async -> DFUResult {
-        let updater = DFUUpdater(package: package, central: central, device: .address(target), options: options)
+        let updater = DFUUpdater(
+            package: package, central: central, device: .address(target), options: options)
         let controller = DFUController()
         let (_, events) = updater.start(controller: controller)
         return await withTaskCancellationHandler {
@@ -129,7 +136,9 @@ struct FleetDeviceUpdate: Sendable {
     /// address, or one below where its bootloader was when the fleet found it in the bootloader.
     private func versionAfter() async -> String? {
         var candidates = [address]
-        if info.inBootloader, let below = BluetoothAddress(address)?.decremented, !otherAddresses.contains(below) {
+        if info.inBootloader, let below = BluetoothAddress(address)?.decremented,
+            !otherAddresses.contains(below)
+        {
             candidates.insert(below, at: 0)
         }
         guard let found = await locate(candidates) else { return nil }
@@ -141,7 +150,8 @@ struct FleetDeviceUpdate: Sendable {
     /// The first of `candidates` seen advertising within the bootloader scan timeout.
     private func locate(_ candidates: [String]) async -> String? {
         do {
-            for try await advertisement in central.scan(ScanFilter(), timeout: options.update.bootloaderScanTimeout)
+            for try await advertisement in central.scan(
+                ScanFilter(), timeout: options.update.bootloaderScanTimeout)
             where candidates.contains(advertisement.address) {
                 return advertisement.address
             }

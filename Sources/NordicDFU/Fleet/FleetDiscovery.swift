@@ -20,7 +20,9 @@ enum FleetDiscovery {
 
     /// Scans every central of every adapter at once, until each target was seen or `timeout`
     /// (real time) passed. Returns the best sighting per target index.
-    static func discover(_ targets: [Target], adapters: [FleetAdapter], timeout: Duration) async -> [Int: Sighting] {
+    static func discover(_ targets: [Target], adapters: [FleetAdapter], timeout: Duration) async -> [Int:
+        Sighting]
+    {
         var byIdentifier: [DeviceIdentifier: [(target: Int, rank: Int)]] = [:]
         for (index, target) in targets.enumerated() {
             for (rank, identifier) in target.identifiers.enumerated() {

@@ -8,7 +8,8 @@ extension FleetInventory {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FleetInventoryError("\(url.path): cannot read the inventory (\(error.localizedDescription))")
+            throw FleetInventoryError(
+                "\(url.path): cannot read the inventory (\(error.localizedDescription))")
         }
         let text = String(decoding: data, as: UTF8.self)
         let folder = url.deletingLastPathComponent()
@@ -50,7 +51,8 @@ extension FleetInventory {
     public init(csv text: String) throws(FleetInventoryError) {
         let rows = CSV.rows(text).filter { !$0.allSatisfy(\.isEmpty) }
         guard let header = rows.first?.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else {
-            throw FleetInventoryError("empty CSV; the first row must name the columns (device,package,adapter,force)")
+            throw FleetInventoryError(
+                "empty CSV; the first row must name the columns (device,package,adapter,force)")
         }
         let known = ["device", "package", "adapter", "force"]
         if let unknown = header.first(where: { !known.contains($0) }) {
@@ -71,13 +73,15 @@ extension FleetInventory {
             }
             var force: Bool?
             if let text = field("force") {
-                guard let value = ["true": true, "false": false, "1": true, "0": false][text.lowercased()] else {
+                guard let value = ["true": true, "false": false, "1": true, "0": false][text.lowercased()]
+                else {
                     throw FleetInventoryError("CSV row \(number + 2): force '\(text)' is not true or false")
                 }
                 force = value
             }
             devices.append(
-                FleetDeviceEntry(device: device, package: field("package"), adapter: field("adapter"), force: force))
+                FleetDeviceEntry(
+                    device: device, package: field("package"), adapter: field("adapter"), force: force))
         }
         try self.init(devices: devices)
     }
@@ -135,7 +139,8 @@ private struct InventoryFile: Decodable {
                 }
                 version = parsed
             }
-            return FleetRule(name: name, hardwareRevision: hardwareRevision, versionBelow: version, package: package)
+            return FleetRule(
+                name: name, hardwareRevision: hardwareRevision, versionBelow: version, package: package)
         }
     }
 
@@ -184,7 +189,12 @@ enum CSV {
             if quoted {
                 if character == "\"" {
                     let next = characters.next()
-                    if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+                    if next == "\"" {
+                        field.append("\"")
+                    } else {
+                        quoted = false
+                        pending = next
+                    }
                 } else {
                     field.append(character)
                 }

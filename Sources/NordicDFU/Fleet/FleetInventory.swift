@@ -27,7 +27,8 @@ public struct FleetInventory: Sendable, Equatable {
     {
         var seen = Set<String>()
         for entry in devices where !seen.insert(entry.device).inserted {
-            throw FleetInventoryError("device '\(entry.device)' appears twice; each device must be listed once")
+            throw FleetInventoryError(
+                "device '\(entry.device)' appears twice; each device must be listed once")
         }
         guard !devices.isEmpty else { throw FleetInventoryError("the inventory lists no devices") }
         self.defaults = defaults

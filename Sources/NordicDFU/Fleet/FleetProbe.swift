@@ -14,7 +14,8 @@ enum FleetProbe {
             peripheral = try await connect(address, central: central, options: options)
         } catch let error as GATTError {
             throw DFUFailure(
-                .failedToConnect, device: device, detail: "could not connect to \(address) to read its version: \(error)")
+                .failedToConnect, device: device,
+                detail: "could not connect to \(address) to read its version: \(error)")
         }
         var info = FleetDeviceInfo(address: address, name: peripheral.name ?? name)
         do {
@@ -34,7 +35,8 @@ enum FleetProbe {
         } catch {
             await peripheral.disconnect()
             throw DFUFailure(
-                .serviceDiscoveryFailed, device: device, detail: "could not read \(address)'s services: \(error)")
+                .serviceDiscoveryFailed, device: device,
+                detail: "could not read \(address)'s services: \(error)")
         }
         await peripheral.disconnect()
         return info
@@ -60,7 +62,9 @@ enum FleetProbe {
     private static func readText(
         _ uuid: BluetoothUUID, in services: [GATTService], timeout: Duration
     ) async throws -> String? {
-        guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else { return nil }
+        guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else {
+            return nil
+        }
         let bytes = try await characteristic.read(timeout: timeout)
         let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         return text.trimmingCharacters(in: .whitespaces)

@@ -26,7 +26,8 @@ public struct FleetRule: Sendable, Equatable {
         if let name, !Glob.matches(name, info.name ?? "") { return false }
         if let hardwareRevision, info.hardwareRevision != hardwareRevision { return false }
         if let versionBelow {
-            guard let installed = info.firmwareRevision.flatMap(DFUFirmwareVersion.init), installed < versionBelow
+            guard let installed = info.firmwareRevision.flatMap(DFUFirmwareVersion.init),
+                installed < versionBelow
             else { return false }
         }
         return true

@@ -2,12 +2,12 @@ import GATT
 
 /// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).
 final class FleetRun: Sendable {
-    private let fleet: Fleet
-    private let emit: @Sendable (FleetEvent) -> Void
+    let fleet: Fleet
+    let emit: @Sendable (FleetEvent) -> Void
     private let reports = Locked([String: FleetDeviceReport]())
     private let haltReason = Locked<String?>(nil)
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
-    private let foundAddresses = Locked(Set<String>())
+    let foundAddresses = Locked(Set<String>())
 
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet
@@ -28,7 +28,7 @@ final class FleetRun: Sendable {
         var check: DFUVersionCheck
     }
 
-    private var options: FleetOptions { fleet.options }
+    var options: FleetOptions { fleet.options }
 
     private var scheduler: FleetScheduler {
         FleetScheduler(concurrency: options.concurrency, capacities: fleet.adapters.map(\.maximumConnections))
@@ -39,7 +39,7 @@ final class FleetRun: Sendable {
         let started = clock.now
         let found = await discover(resumable())
         let plans = Locked([String: Planned]())
-        let unprobed = await scheduler.run(found, adapter: \.sighting.adapter, mayStart: { true }) { found in
+        let unprobed = await scheduler.run(found, adapter: \.sighting.adapter) { found in
             if let planned = await self.plan(found) { plans.withLock { $0[found.entry.device] = planned } }
         }
         notStarted(unprobed.map(\.entry.device), reason: "interrupted")
@@ -50,105 +50,11 @@ final class FleetRun: Sendable {
             await update(planned)
         }
         let devices = reports.withLock { reports in
-            fleet.inventory.devices.map { reports[$0.device] ?? FleetDeviceReport(device: $0.device, result: .notStarted) }
+            fleet.inventory.devices.map {
+                reports[$0.device] ?? FleetDeviceReport(device: $0.device, result: .notStarted)
+            }
         }
         return FleetReport(devices: devices, duration: clock.now - started)
-    }
-
-    // MARK: Before the updates
-
-    /// The inventory's devices, less those the state file says are done (reported as skipped).
-    private func resumable() -> [FleetDeviceEntry] {
-        fleet.inventory.devices.filter { entry in
-            guard let done = fleet.state?.entry(for: entry.device) else { return true }
-            let note = "done in an earlier run (state file)"
-            emit(.planned(FleetPlanEntry(device: entry.device, found: false, note: note)))
-            var report = FleetDeviceReport(device: entry.device, result: .skipped)
-            report.package = done.package
-            report.versionAfter = done.versionAfter
-            finish(report, result: .skipped, reason: note)
-            return false
-        }
-    }
-
-    /// One scan per adapter; devices not seen are reported as failed. A device named by address
-    /// is also looked for at address + 1, where its bootloader waits after an interrupted update
-    /// (protocol doc §0.4), unless another device of the inventory has that address.
-    private func discover(_ entries: [FleetDeviceEntry]) async -> [Found] {
-        let named = Set(fleet.inventory.devices.map { DeviceIdentifier($0.device) })
-        let targets = entries.map { entry in
-            let identifier = DeviceIdentifier(entry.device)
-            var identifiers = [identifier]
-            if case .address(let text) = identifier, let next = BluetoothAddress(text)?.incremented,
-                !named.contains(.address(next.description))
-            {
-                identifiers.append(.address(next.description))
-            }
-            let adapter = (entry.adapter ?? fleet.inventory.defaults.adapter).flatMap { name in
-                fleet.adapters.firstIndex { $0.name == name }
-            }
-            return FleetDiscovery.Target(identifiers: identifiers, adapter: adapter)
-        }
-        let sightings = await FleetDiscovery.discover(
-            targets, adapters: fleet.adapters, timeout: options.discoveryTimeout)
-        foundAddresses.withLock { $0 = Set(sightings.values.map(\.advertisement.address)) }
-        return entries.enumerated().compactMap { index, entry in
-            if let sighting = sightings[index] { return Found(entry: entry, sighting: sighting) }
-            let seconds = Int(options.discoveryTimeout.seconds)
-            let note = "not found within \(seconds) s of scanning"
-            emit(.planned(FleetPlanEntry(device: entry.device, found: false, note: note)))
-            var report = FleetDeviceReport(device: entry.device, result: .failed)
-            report.failure = DFUFailure(
-                .failedToConnect, device: entry.device,
-                detail: "\(note); check that it is powered, in range and advertising, and its address or name")
-            finish(report, result: .failed)
-            return nil
-        }
-    }
-
-    /// Reads the device, chooses its package and compares versions; reports it as failed when
-    /// it cannot be read or no package applies.
-    private func plan(_ found: Found) async -> Planned? {
-        let device = found.entry.device
-        let central = fleet.adapters[found.sighting.adapter].centrals[found.sighting.central]
-        let advertisement = found.sighting.advertisement
-        let info: FleetDeviceInfo
-        do {
-            info = try await FleetProbe.read(
-                advertisement.address, name: advertisement.name, central: central, options: options.update,
-                device: device)
-        } catch {
-            var report = FleetDeviceReport(device: device, result: .failed)
-            report.failure = error as? DFUFailure
-            emit(.planned(FleetPlanEntry(device: device, found: true, note: "could not be read")))
-            finish(report, result: Task.isCancelled ? .aborted : .failed)
-            return nil
-        }
-        guard let choice = fleet.inventory.packageChoice(for: found.entry, info: info),
-            let package = fleet.packages[choice.package]
-        else {
-            emit(.planned(FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")))
-            var report = FleetDeviceReport(device: device, result: .failed)
-            report.info = info
-            report.versionBefore = info.firmwareRevision
-            report.failure = DFUFailure(
-                .fileNotSpecified, device: device,
-                detail: "no package for it: it has none, no rule matches and there is no default package")
-            finish(report, result: .failed)
-            return nil
-        }
-        let packaged =
-            options.update.packageVersion.flatMap(DFUFirmwareVersion.init)
-            ?? package.applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
-        let check = DFUVersionCheck(
-            installed: info.firmwareRevision, package: packaged,
-            force: found.entry.force ?? fleet.inventory.defaults.force)
-        emit(
-            .planned(
-                FleetPlanEntry(
-                    device: device, found: true, info: info, choice: choice, packageVersion: check.package,
-                    decision: check.decision)))
-        return Planned(found: found, info: info, choice: choice, check: check)
     }
 
     // MARK: Updates
@@ -175,7 +81,9 @@ final class FleetRun: Sendable {
                 }
             }
             if let first = failed.first, !Task.isCancelled {
-                halt("canary device \(first.device) ended \(first.result.rawValue); no other device was started")
+                halt(
+                    "canary device \(first.device) ended \(first.result.rawValue); no other device was started"
+                )
                 notStarted(rest.map(\.found.entry.device), reason: haltReason.withLock { $0 })
                 rest = []
             }
@@ -186,7 +94,8 @@ final class FleetRun: Sendable {
 
     /// Runs the updates under the scheduler; returns the devices never started.
     private func schedule(_ items: [Planned]) async -> [String] {
-        let unstarted = await scheduler.run(items, adapter: \.found.sighting.adapter, mayStart: mayStart) { item in
+        let unstarted = await scheduler.run(items, adapter: \.found.sighting.adapter, mayStart: mayStart) {
+            item in
             await self.updateDevice(item)
         }
         return unstarted.map(\.found.entry.device)
@@ -210,8 +119,10 @@ final class FleetRun: Sendable {
         let others = foundAddresses.withLock { $0 }
         let update = FleetDeviceUpdate(
             device: item.found.entry.device, address: sighting.advertisement.address, central: central,
-            package: fleet.packages[item.choice.package]!, force: item.found.entry.force ?? fleet.inventory.defaults.force,
-            info: item.info, options: options, otherAddresses: others.subtracting([sighting.advertisement.address]),
+            package: fleet.packages[item.choice.package]!,
+            force: item.found.entry.force ?? fleet.inventory.defaults.force,
+            info: item.info, options: options,
+            otherAddresses: others.subtracting([sighting.advertisement.address]),
             emit: emit)
         await update.run(into: &report)
         report.duration = central.linkTime.now() - started
@@ -237,10 +148,13 @@ final class FleetRun: Sendable {
     }
 
     private func notStarted(_ devices: [String], reason: String?) {
-        for device in devices { finish(FleetDeviceReport(device: device, result: .notStarted), result: .notStarted, reason: reason) }
+        for device in devices {
+            finish(
+                FleetDeviceReport(device: device, result: .notStarted), result: .notStarted, reason: reason)
+        }
     }
 
-    private func finish(_ report: FleetDeviceReport, result: FleetDeviceReport.Result, reason: String? = nil) {
+    func finish(_ report: FleetDeviceReport, result: FleetDeviceReport.Result, reason: String? = nil) {
         var report = report
         report.result = result
         report.reason = reason ?? report.reason
@@ -249,7 +163,10 @@ final class FleetRun: Sendable {
             do {
                 try state.record(report)
             } catch {
-                emit(.device(report.device, .log(.error, "could not write the state file \(state.url.path): \(error)")))
+                emit(
+                    .device(
+                        report.device,
+                        .log(.error, "could not write the state file \(state.url.path): \(error)")))
             }
         }
         emit(.finished(report))

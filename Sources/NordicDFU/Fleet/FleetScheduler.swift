@@ -9,7 +9,7 @@ struct FleetScheduler: Sendable {
     /// Runs `body` for the items; checks `mayStart` before each start (and stops starting when
     /// it says no, or when the task is cancelled). Returns the items never started.
     func run<Item: Sendable>(
-        _ items: [Item], adapter: (Item) -> Int, mayStart: () -> Bool,
+        _ items: [Item], adapter: (Item) -> Int, mayStart: () -> Bool = { true },
         _ body: @escaping @Sendable (Item) async -> Void
     ) async -> [Item] {
         var pending = items

@@ -39,7 +39,8 @@ public final class FleetStateFile: Sendable {
         do {
             stored = try JSONDecoder().decode(Contents.self, from: Data(contentsOf: url))
         } catch {
-            throw FleetInventoryError("\(url.path): not a fleet state file (\(error)); delete it to start afresh")
+            throw FleetInventoryError(
+                "\(url.path): not a fleet state file (\(error)); delete it to start afresh")
         }
         guard stored.inventory == inventory else {
             throw FleetInventoryError(

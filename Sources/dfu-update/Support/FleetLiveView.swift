@@ -74,7 +74,9 @@ final class FleetLiveView: Sendable {
         state.lastDraw = now
         var lines = state.order.map { device -> String in
             let active = state.active[device]!
-            guard let progress = active.progress, active.state == "uploading" else { return "  \(device)  \(active.state)" }
+            guard let progress = active.progress, active.state == "uploading" else {
+                return "  \(device)  \(active.state)"
+            }
             let rate = String(format: "%.1f kB/s", progress.averageSpeedBytesPerSecond / 1000)
             return "  \(device)  part \(progress.part)/\(progress.totalParts)  \(progress.percent)%  \(rate)"
         }

@@ -9,7 +9,8 @@ enum FleetPlanLine {
             ("mode", .optional(entry.info?.mode)), ("protocol", .optional(entry.info?.dfuProtocol)),
             ("installed", .optional(entry.info?.firmwareRevision)),
             ("hardware_revision", .optional(entry.info?.hardwareRevision)),
-            ("package", .optional(entry.choice?.package)), ("package_version", .optional(entry.packageVersion)),
+            ("package", .optional(entry.choice?.package)),
+            ("package_version", .optional(entry.packageVersion)),
             ("reason", .optional(entry.choice?.reason)), ("decision", .optional(entry.decision?.rawValue)),
             ("note", .optional(entry.note)),
         ]
@@ -19,8 +20,11 @@ enum FleetPlanLine {
         guard entry.found, let info = entry.info else {
             return "\(entry.device): \(entry.note ?? "not found")"
         }
-        let where_ = "\(info.address), \(info.mode ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
-        guard let choice = entry.choice else { return "\(entry.device) (\(where_)): \(entry.note ?? "no package")" }
+        let where_ =
+            "\(info.address), \(info.mode ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
+        guard let choice = entry.choice else {
+            return "\(entry.device) (\(where_)): \(entry.note ?? "no package")"
+        }
         let decision =
             switch entry.decision {
             case .update: "would update"
@@ -28,6 +32,7 @@ enum FleetPlanLine {
             case .forced: "up to date, would update anyway (force)"
             case .unknown, nil: "cannot compare versions, would update"
             }
-        return "\(entry.device) (\(where_)): \(choice.package) \(entry.packageVersion ?? "") by \(choice.reason); \(decision)"
+        return
+            "\(entry.device) (\(where_)): \(choice.package) \(entry.packageVersion ?? "") by \(choice.reason); \(decision)"
     }
 }

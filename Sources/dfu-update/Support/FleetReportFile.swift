@@ -8,7 +8,8 @@ enum FleetReportFile {
         let devices = report.devices.map { JSONValue.object(members($0)) }
         let summary: JSONValue = .object(
             counts(report) + [("duration_seconds", .double(report.duration.seconds))])
-        return Data((JSONValue.object([("devices", .array(devices)), ("summary", summary)]).serialized() + "\n").utf8)
+        return Data(
+            (JSONValue.object([("devices", .array(devices)), ("summary", summary)]).serialized() + "\n").utf8)
     }
 
     /// A device's members: the contract's, then the fleet's additions (docs/fleet.md).
@@ -44,7 +45,8 @@ enum FleetReportFile {
         let header = ["DEVICE", "RESULT", "BEFORE", "AFTER", "BYTES", "SECONDS", "KB/S", "RETRIES", "ERROR"]
         let rows = report.devices.map { device in
             [
-                device.device, device.result.rawValue, device.versionBefore ?? "-", device.versionAfter ?? "-",
+                device.device, device.result.rawValue, device.versionBefore ?? "-",
+                device.versionAfter ?? "-",
                 String(device.bytesSent), String(format: "%.1f", device.duration.seconds),
                 String(format: "%.1f", device.averageSpeedBytesPerSecond / 1000), String(device.retries),
                 device.failure?.error.name ?? device.reason ?? "",
@@ -53,11 +55,16 @@ enum FleetReportFile {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let lines = ([header] + rows).map { row in
             row.enumerated().map { column, text in
-                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1
+                    ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
         let totals = counts(report).map { "\($0.1.serialized()) \($0.0)" }.joined(separator: ", ")
-        return (lines + ["", "\(report.devices.count) devices: \(totals) in \(String(format: "%.1f", report.duration.seconds)) s"])
+        return
+            (lines + [
+                "",
+                "\(report.devices.count) devices: \(totals) in \(String(format: "%.1f", report.duration.seconds)) s",
+            ])
             .joined(separator: "\n")
     }
 }

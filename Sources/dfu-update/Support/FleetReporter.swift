@@ -1,6 +1,6 @@
-import GATT
 import DFUSimulator
 import Foundation
+import GATT
 import NordicDFU
 
 /// Prints a fleet's events: the contract's JSON Lines for every device (`--json`), else a live
@@ -34,8 +34,10 @@ final class FleetReporter: Sendable {
     func summary(_ report: FleetReport) {
         live?.end()
         if json {
-            Output.line(.object([("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
-                + [("duration_seconds", .double(report.duration.seconds))]))
+            Output.line(
+                .object(
+                    [("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
+                        + [("duration_seconds", .double(report.duration.seconds))]))
         } else if !plan {
             Output.line(FleetReportFile.table(report))
         }
@@ -58,7 +60,8 @@ final class FleetReporter: Sendable {
             }
             Output.line(.object([("event", .string("result"))] + FleetReportFile.members(report)))
         case .halted(let reason):
-            Output.line(.object([("event", .string("halted")), ("device", .null), ("reason", .string(reason))]))
+            Output.line(
+                .object([("event", .string("halted")), ("device", .null), ("reason", .string(reason))]))
         }
     }
 
@@ -86,7 +89,8 @@ final class FleetReporter: Sendable {
         case .finished(let report):
             live?.finished(report)
             guard !plan else { return }
-            let detail = report.failure?.message ?? report.reason ?? report.versionAfter.map { "now runs \($0)" } ?? ""
+            let detail =
+                report.failure?.message ?? report.reason ?? report.versionAfter.map { "now runs \($0)" } ?? ""
             message("\(report.device): \(report.result.rawValue)\(detail.isEmpty ? "" : " — \(detail)")")
         case .halted(let reason):
             message("rollout stopped: \(reason)")

@@ -20,7 +20,8 @@ struct FleetSetup {
         let url = URL(fileURLWithPath: command.inventory)
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw CommandFailure(
-                errorClass: "file_not_found", message: "\(command.inventory): no such readable file; check the path",
+                errorClass: "file_not_found",
+                message: "\(command.inventory): no such readable file; check the path",
                 exitCode: .fileNotFound)
         }
         var inventory = try Self.usage { try FleetInventory(contentsOf: url) }
@@ -33,11 +34,15 @@ struct FleetSetup {
         if !simulatedIndices.isEmpty {
             let configurations = try simulatedIndices.map { index in
                 inventory.devices[index].adapter = Self.simulatedAdapter
-                return try Self.usage { try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[index], index: index) }
+                return try Self.usage {
+                    try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[index], index: index)
+                }
             }
             let (adapter, centrals) = try Self.usage { try FleetAdapter.simulated(configurations) }
             adapters.append(adapter)
-            for (index, central) in zip(simulatedIndices, centrals) { simulated[inventory.devices[index].device] = central }
+            for (index, central) in zip(simulatedIndices, centrals) {
+                simulated[inventory.devices[index].device] = central
+            }
         }
         if simulatedIndices.count < inventory.devices.count {
             adapters += try await Self.bluetoothAdapters(command, inventory: inventory)
@@ -48,11 +53,14 @@ struct FleetSetup {
             state = try Self.usage {
                 try FleetStateFile(
                     url: URL(fileURLWithPath: path),
-                    inventory: String(format: "crc32:%08x:%d", CRC32.checksum(Array(identity)), identity.count))
+                    inventory: String(
+                        format: "crc32:%08x:%d", CRC32.checksum(Array(identity)), identity.count))
             }
         }
         fleet = try Self.usage {
-            try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: command.options, state: state)
+            try Fleet(
+                inventory: inventory, packages: packages, adapters: adapters, options: command.options,
+                state: state)
         }
         self.simulated = simulated
     }
@@ -62,15 +70,22 @@ struct FleetSetup {
         -> [FleetAdapter]
     {
         var names = command.adapters
-        let named = inventory.devices.filter { $0.simulate == nil }.compactMap { $0.adapter ?? inventory.defaults.adapter }
+        let named = inventory.devices.filter { $0.simulate == nil }.compactMap {
+            $0.adapter ?? inventory.defaults.adapter
+        }
         for name in named where !names.contains(name) { names.append(name) }
         if names.isEmpty {
-            return [FleetAdapter(name: "default", central: try await BlueZCentral(adapter: nil), maximumConnections: command.adapterConnections)]
+            return [
+                FleetAdapter(
+                    name: "default", central: try await BlueZCentral(adapter: nil),
+                    maximumConnections: command.adapterConnections)
+            ]
         }
         var adapters: [FleetAdapter] = []
         for name in names {
             let central = try await BlueZCentral(adapter: name)
-            adapters.append(FleetAdapter(name: name, central: central, maximumConnections: command.adapterConnections))
+            adapters.append(
+                FleetAdapter(name: name, central: central, maximumConnections: command.adapterConnections))
         }
         return adapters
     }
