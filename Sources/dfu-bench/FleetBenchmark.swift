@@ -55,6 +55,8 @@ struct FleetBenchmark: AsyncParsableCommand {
                     + "\"wall_seconds\":\(Self.format(run.wallSeconds)),"
                     + "\"wall_per_device_over_fleet_of_one\":\(Self.format(wallRatio))}")
         }
+        let withoutReadBack = try await FleetRunMeasurement.measure(
+            package, devices: 1, mtus: [Self.mtus[0]], readBack: false)
         let large = try await FleetRunMeasurement.measure(package, devices: devices, mtus: Self.mtus)
         let throughputRatio = large.achievedBytesPerSecond / large.boundBytesPerSecond
         // The same devices, each updated alone by the engine: what the fleet itself costs.
@@ -68,13 +70,21 @@ struct FleetBenchmark: AsyncParsableCommand {
                 + "\"bound_bytes_per_second\":\(Self.format(large.boundBytesPerSecond)),"
                 + "\"peak_active_sessions\":\(large.peakActive),"
                 + "\"resident_bytes_per_session\":\(Int(perSession)),\"completed\":\(large.completed)}")
+        let engineAloneTime = alone[Self.mtus[0]]!.linkTime.seconds
+        let ratios: [(String, Double)] = [
+            ("aggregate_over_bound", throughputRatio),
+            ("aggregate_over_engine_alone", large.achievedBytesPerSecond / engineAlone),
+            ("session_memory_over_2MiB", perSession / (2 * 1024 * 1024)),
+            ("worst_link_over_fleet_of_one", linkRatios.max() ?? 0),
+            ("fleet_of_one_over_engine_alone", fleetOfOne.seconds / engineAloneTime),
+            (
+                "fleet_of_one_without_read_back_over_engine_alone",
+                withoutReadBack.linkTime.seconds / engineAloneTime
+            ),
+            ("wall_per_device_at_\(sizes.last ?? 0)_over_1", wallRatio),
+        ]
         print(
-            "{\"ratios\":{\"aggregate_over_bound\":\(Self.format(throughputRatio)),"
-                + "\"session_memory_over_2MiB\":\(Self.format(perSession / (2 * 1024 * 1024))),"
-                + "\"aggregate_over_engine_alone\":\(Self.format(large.achievedBytesPerSecond / engineAlone)),"
-                + "\"worst_link_over_fleet_of_one\":\(Self.format(linkRatios.max() ?? 0)),"
-                + "\"fleet_of_one_over_engine_alone\":\(Self.format(fleetOfOne.seconds / alone[Self.mtus[0]]!.linkTime.seconds)),"
-                + "\"wall_per_device_at_\(sizes.last ?? 0)_over_1\":\(Self.format(wallRatio))}}")
+            "{\"ratios\":{" + ratios.map { "\"\($0.0)\":\(Self.format($0.1))" }.joined(separator: ",") + "}}")
     }
 
     /// One device updated alone with `DFUUpdater`: its link time from connection to reset, and

@@ -18,8 +18,8 @@ struct FleetRunMeasurement {
     var peakActive = 0
     var completed = 0
 
-    static func measure(_ package: DFUPackage, devices count: Int, mtus: [Int]) async throws
-        -> FleetRunMeasurement
+    static func measure(_ package: DFUPackage, devices count: Int, mtus: [Int], readBack: Bool = true)
+        async throws -> FleetRunMeasurement
     {
         let configurations = (0..<count).map { index in
             var configuration = SimulatedDeviceConfiguration(
@@ -33,6 +33,7 @@ struct FleetRunMeasurement {
         let (adapter, centrals) = try FleetAdapter.simulated(configurations)
         var options = FleetOptions()
         options.concurrency = count
+        options.readBack = readBack
         let inventory = try FleetInventory(
             defaults: .init(package: "bench"),
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })

@@ -64,6 +64,9 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Update even devices that already run the package's version.")
     var force = false
 
+    @Flag(help: "Do not reconnect after an update to read the version the device now reports.")
+    var noReadBack = false
+
     @Flag(name: .shortAndLong, help: "Print the engine's log lines.")
     var verbose = false
 
@@ -134,6 +137,7 @@ struct FleetCommand: AsyncParsableCommand {
         options.retries = retries
         options.deviceTimeout = .milliseconds(Int(deviceTimeout * 1000))
         options.discoveryTimeout = .milliseconds(Int(discoveryTimeout * 1000))
+        options.readBack = !noReadBack
         return options
     }
 }

@@ -41,7 +41,7 @@ struct FleetDeviceUpdate: Sendable {
         switch attempts.last?.outcome {
         case .completed:
             report.result = .completed
-            if options.verify { report.versionAfter = await versionAfter() }
+            if options.readBack { report.versionAfter = await versionAfter() }
         case .skipped:
             report.result = .skipped
             report.reason = "up to date"

@@ -21,7 +21,7 @@ public struct FleetOptions: Sendable {
     /// Stop starting updates once this many devices have failed; nil: never stop.
     public var maximumFailures: Int?
     /// After each update, reconnect and read the version the device now reports.
-    public var verify = true
+    public var readBack = true
 
     public init() {}
 }

@@ -39,6 +39,12 @@ extension FleetRun {
         foundAddresses.withLock { $0 = Set(sightings.values.map(\.advertisement.address)) }
         return entries.enumerated().compactMap { index, entry in
             if let sighting = sightings[index] { return Found(entry: entry, sighting: sighting) }
+            if Task.isCancelled {
+                finish(
+                    FleetDeviceReport(device: entry.device, result: .notStarted), result: .notStarted,
+                    reason: "interrupted")
+                return nil
+            }
             let seconds = Int(options.discoveryTimeout.seconds)
             let note = "not found within \(seconds) s of scanning"
             emit(.planned(FleetPlanEntry(device: entry.device, found: false, note: note)))

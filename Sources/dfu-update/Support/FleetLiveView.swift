@@ -2,8 +2,8 @@ import Foundation
 import GATT
 import NordicDFU
 
-/// The live view on a terminal (stderr): one line per active device, then the totals and an
-/// estimate of the time left, redrawn in place at most ten times a second. Messages scroll
+/// The live view on a terminal (stderr): one line per active device, then the totals and a
+/// rough estimate of the time left, redrawn in place at most ten times a second. Messages scroll
 /// above it.
 final class FleetLiveView: Sendable {
     private struct Active {
@@ -19,6 +19,7 @@ final class FleetLiveView: Sendable {
         var bytes = 0
         var drawnLines = 0
         var lastDraw: ContinuousClock.Instant?
+        /// Devices in the run: each has one plan event.
         var total = 0
     }
 
@@ -40,12 +41,13 @@ final class FleetLiveView: Sendable {
         }
     }
 
+    func planned() { state.withLock { $0.total += 1 } }
+
     func finished(_ report: FleetDeviceReport) {
         state.withLock { state in
             state.active[report.device] = nil
             state.order.removeAll { $0 == report.device }
             state.finished += 1
-            state.total = max(state.total, state.finished)
             if report.isFailure { state.failed += 1 }
             state.bytes += report.bytesSent
             draw(&state, force: true)
@@ -82,9 +84,14 @@ final class FleetLiveView: Sendable {
         }
         let elapsed = (now - start).seconds
         let rate = elapsed > 0 ? Double(state.bytes) / elapsed / 1000 : 0
+        // A rough estimate: the time per finished device so far, for the devices left.
+        let left = state.total - state.finished
+        let eta =
+            state.finished > 0
+            ? String(format: "%.0f s", elapsed / Double(state.finished) * Double(left)) : "--"
         lines.append(
-            "\(state.finished) done (\(state.failed) failed), \(state.order.count) active, "
-                + String(format: "%.1f kB/s overall, %.0f s elapsed", rate, elapsed))
+            "\(state.finished)/\(state.total) done (\(state.failed) failed), \(state.order.count) active, "
+                + String(format: "%.1f kB/s overall, %.0f s elapsed, ETA ", rate, elapsed) + eta)
         write(clear(&state) + lines.joined(separator: "\n") + "\n")
         state.drawnLines = lines.count
     }

@@ -79,6 +79,7 @@ final class FleetReporter: Sendable {
     private func human(_ event: FleetEvent) {
         switch event {
         case .planned(let entry):
+            live?.planned()
             if plan { Output.line(FleetPlanLine.text(entry)) }
         case .device(let device, let deviceEvent):
             // Errors are logged once more in the device's result line.
