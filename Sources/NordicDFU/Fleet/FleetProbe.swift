@@ -13,6 +13,9 @@ enum FleetProbe {
         do {
             peripheral = try await connect(address, central: central, options: options)
         } catch let error as GATTError {
+            if case .bluetoothUnavailable(let reason) = error {
+                throw DFUFailure(.bluetoothDisabled, device: device, detail: reason)
+            }
             throw DFUFailure(
                 .failedToConnect, device: device,
                 detail: "could not connect to \(address) to read its version: \(error)")
