@@ -76,6 +76,8 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+        .testTarget(
+            name: "FleetTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT", "TestSupport"]),
     ]
 )

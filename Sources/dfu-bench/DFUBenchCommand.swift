@@ -9,5 +9,8 @@ struct DFUBenchCommand: AsyncParsableCommand {
             Each subcommand prints JSON Lines: one object per measurement, then one with the ratios \
             of the run, so that figures compare within one run on one machine.
             """,
-        subcommands: [CRCBenchmark.self, PackageBenchmark.self, DFUBenchmark.self, GATTBenchmark.self])
+        subcommands: [
+            CRCBenchmark.self, PackageBenchmark.self, DFUBenchmark.self, GATTBenchmark.self,
+            FleetBenchmark.self,
+        ])
 }

@@ -18,7 +18,9 @@ struct DFUUpdateCommand: AsyncParsableCommand {
               dfu-update flash Firmware/secure_app.zip --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
-        subcommands: [InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self])
+        subcommands: [
+            InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, FleetCommand.self,
+        ])
 
     /// Parses, bootstraps logging, runs, and reports every failure of every command one way
     /// (docs/cli-contract.md, "Errors"), usage errors included.

@@ -1,0 +1,171 @@
+import GATT
+
+/// One device's update within a fleet: attempts with backoff, a bound on the whole, and a
+/// read-back of the version it runs afterwards.
+struct FleetDeviceUpdate: Sendable {
+    let device: String
+    let address: String
+    let central: any GATTCentral
+    let package: DFUPackage
+    let force: Bool
+    let info: FleetDeviceInfo
+    let options: FleetOptions
+    /// Addresses of the fleet's other devices: never taken for this one's bootloader.
+    let otherAddresses: Set<String>
+    let emit: @Sendable (FleetEvent) -> Void
+
+    /// Runs the update and fills `report`'s result, counters and version after.
+    func run(into report: inout FleetDeviceReport) async {
+        let timedOut = Locked(false)
+        let attempts = await withTaskGroup(of: Attempts?.self) { group in
+            group.addTask { await self.attempts() }
+            group.addTask {
+                try? await Task.sleep(for: self.options.deviceTimeout)
+                if !Task.isCancelled { timedOut.withLock { $0 = true } }
+                return nil
+            }
+            var finished: Attempts?
+            while let next = await group.next() {
+                if let next {
+                    finished = next
+                    group.cancelAll()
+                } else if timedOut.withLock({ $0 }) {
+                    group.cancelAll()
+                }
+            }
+            return finished ?? Attempts()
+        }
+        report.bytesSent += attempts.bytesSent
+        report.retries += attempts.retries
+        report.transferDuration = attempts.transferDuration
+        switch attempts.last?.outcome {
+        case .completed:
+            report.result = .completed
+            if options.readBack { report.versionAfter = await versionAfter() }
+        case .skipped:
+            report.result = .skipped
+            report.reason = "up to date"
+            report.versionAfter = report.versionBefore
+        case .failed(let failure):
+            report.result = .failed
+            report.failure = failure
+        case .aborted, nil:
+            if timedOut.withLock({ $0 }) {
+                report.result = .failed
+                report.failure = DFUFailure(
+                    .invalidInternalState, device: device,
+                    detail:
+                        "the update did not finish within \(Int(options.deviceTimeout.seconds)) s and was "
+                        + "aborted; the device can take it again (raise the device timeout for slow links)")
+            } else {
+                report.result = .aborted
+            }
+        }
+    }
+
+    private struct Attempts: Sendable {
+        var last: DFUResult?
+        var bytesSent = 0
+        var retries = 0
+        var transferDuration: Duration = .zero
+    }
+
+    /// Whole-update attempts until one ends other than with a retryable failure.
+    private func attempts() async -> Attempts {
+        var attempts = Attempts()
+        var updateOptions = options.update
+        updateOptions.force = force
+        var target = address
+        for attempt in 0...max(0, options.retries) {
+            if attempt > 0 {
+                attempts.retries += 1
+                let wait = options.backoff * (1 << min(attempt - 1, 16))
+                emit(
+                    .device(
+                        device,
+                        .log(
+                            .warning, "retrying in \(wait.seconds) s (retry \(attempt) of \(options.retries))"
+                        )))
+                do {
+                    try await central.linkTime.sleep(for: wait)
+                } catch {
+                    break
+                }
+                target = await relocated()
+            }
+            let result = await updateOnce(at: target, options: updateOptions)
+            attempts.last = result
+            attempts.bytesSent += result.bytesSent
+            attempts.retries += result.retries
+            attempts.transferDuration = result.transferDurations.reduce(.zero, +)
+            guard let failure = result.failure, failure.isRetryable || failure.error == .failedToConnect,
+                !Task.isCancelled
+            else { break }
+        }
+        return attempts
+    }
+
+    private func updateOnce(at target: String, options: DFUOptions) async -> DFUResult {
+        let updater = DFUUpdater(
+            package: package, central: central, device: .address(target), options: options)
+        let controller = DFUController()
+        let (_, events) = updater.start(controller: controller)
+        return await withTaskCancellationHandler {
+            var result: DFUResult?
+            for await event in events {
+                if case .result(let final) = event { result = final }
+                emit(.device(device, event))
+            }
+            return result ?? DFUResult(outcome: .aborted, bytesSent: 0, duration: .zero, retries: 0)
+        } onCancel: {
+            controller.abort()
+        }
+    }
+
+    /// Where the device advertises now: after a failed attempt an application may wait in its
+    /// bootloader at address + 1 (protocol doc §0.4).
+    private func relocated() async -> String {
+        var candidates = [address]
+        if let next = BluetoothAddress(address)?.incremented.description, !otherAddresses.contains(next) {
+            candidates.append(next)
+        }
+        return await locate(candidates) ?? address
+    }
+
+    /// The version the device reports after the update: its application comes up at its own
+    /// address, or one below where its bootloader was when the fleet found it in the bootloader.
+    private func versionAfter() async -> String? {
+        var candidates = [address]
+        if info.inBootloader, let below = BluetoothAddress(address)?.decremented,
+            !otherAddresses.contains(below)
+        {
+            candidates.insert(below, at: 0)
+        }
+        guard let found = await locate(candidates) else { return nil }
+        let probe = try? await FleetProbe.read(
+            found, name: info.name, central: central, options: options.update, device: device)
+        return probe?.firmwareRevision
+    }
+
+    /// The first of `candidates` seen advertising within the bootloader scan timeout.
+    private func locate(_ candidates: [String]) async -> String? {
+        do {
+            for try await advertisement in central.scan(
+                ScanFilter(), timeout: options.update.bootloaderScanTimeout)
+            where candidates.contains(advertisement.address) {
+                return advertisement.address
+            }
+        } catch {
+            return nil
+        }
+        return nil
+    }
+}
+
+extension BluetoothAddress {
+    /// The application's address of a bootloader that advertises at address + 1: the last octet
+    /// minus one, wrapping without carry (255 increments wrap it round to one below).
+    fileprivate var decremented: String {
+        (0..<255).reduce(self) { address, _ in address.incremented }.description
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// The devices of a fleet update and how each one's package is chosen (docs/fleet.md): read from
+/// the JSON or CSV inventory of docs/cli-contract.md ("Fleet inventory").
+public struct FleetInventory: Sendable, Equatable {
+    /// Values a device entry falls back to.
+    public struct Defaults: Sendable, Equatable {
+        public var package: String?
+        public var adapter: String?
+        public var force: Bool
+
+        public init(package: String? = nil, adapter: String? = nil, force: Bool = false) {
+            self.package = package
+            self.adapter = adapter
+            self.force = force
+        }
+    }
+
+    public var defaults: Defaults
+    public var devices: [FleetDeviceEntry]
+    /// Tried in order for a device without a package of its own; the first that matches wins.
+    public var rules: [FleetRule]
+
+    /// An inventory; throws when two entries name the same device.
+    public init(defaults: Defaults = .init(), devices: [FleetDeviceEntry], rules: [FleetRule] = [])
+        throws(FleetInventoryError)
+    {
+        var seen = Set<String>()
+        for entry in devices where !seen.insert(entry.device).inserted {
+            throw FleetInventoryError(
+                "device '\(entry.device)' appears twice; each device must be listed once")
+        }
+        guard !devices.isEmpty else { throw FleetInventoryError("the inventory lists no devices") }
+        self.defaults = defaults
+        self.devices = devices
+        self.rules = rules
+    }
+
+    /// Every package path the inventory names (entries, rules, defaults), each once, in order.
+    public var packagePaths: [String] {
+        var paths: [String] = []
+        let all = devices.compactMap(\.package) + rules.map(\.package) + [defaults.package].compactMap { $0 }
+        for path in all where !paths.contains(path) { paths.append(path) }
+        return paths
+    }
+}
+
+/// One device of an inventory.
+public struct FleetDeviceEntry: Sendable, Equatable {
+    /// An address (`AA:BB:CC:DD:EE:FF`) or an advertised name, as the user wrote it; it tags the
+    /// device's events and its line in the report.
+    public var device: String
+    /// The package path; nil: a rule or the defaults choose.
+    public var package: String?
+    /// The adapter (`hciN`) the device is reached through; nil: the default, or any adapter.
+    public var adapter: String?
+    /// Update even when the device runs the package's version; nil: the default.
+    public var force: Bool?
+    /// Run this device as an in-process simulated device.
+    public var simulate: FleetSimulationSpec?
+
+    public init(
+        device: String, package: String? = nil, adapter: String? = nil, force: Bool? = nil,
+        simulate: FleetSimulationSpec? = nil
+    ) {
+        self.device = device
+        self.package = package
+        self.adapter = adapter
+        self.force = force
+        self.simulate = simulate
+    }
+}
+
+/// The `simulate` object of an inventory entry: the `--sim-*` options without their prefix,
+/// as text; the simulator (not the fleet) interprets them.
+public struct FleetSimulationSpec: Sendable, Equatable, Codable {
+    public var kind: String
+    public var dfuVersion: String?
+    public var firmwareVersion: String?
+    public var hwVersion: String?
+    public var sdId: String?
+    public var publicKey: String?
+    public var mtu: Int?
+    public var faults: [String]
+
+    public init(
+        kind: String, dfuVersion: String? = nil, firmwareVersion: String? = nil, hwVersion: String? = nil,
+        sdId: String? = nil, publicKey: String? = nil, mtu: Int? = nil, faults: [String] = []
+    ) {
+        self.kind = kind
+        self.dfuVersion = dfuVersion
+        self.firmwareVersion = firmwareVersion
+        self.hwVersion = hwVersion
+        self.sdId = sdId
+        self.publicKey = publicKey
+        self.mtu = mtu
+        self.faults = faults
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, mtu, faults
+        case dfuVersion = "dfu_version"
+        case firmwareVersion = "firmware_version"
+        case hwVersion = "hw_version"
+        case sdId = "sd_id"
+        case publicKey = "public_key"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(String.self, forKey: .kind)
+        dfuVersion = try container.decodeIfPresent(String.self, forKey: .dfuVersion)
+        firmwareVersion = try container.decodeIfPresent(String.self, forKey: .firmwareVersion)
+        hwVersion = try container.decodeTextIfPresent(forKey: .hwVersion)
+        sdId = try container.decodeTextIfPresent(forKey: .sdId)
+        publicKey = try container.decodeIfPresent(String.self, forKey: .publicKey)
+        mtu = try container.decodeIfPresent(Int.self, forKey: .mtu)
+        faults = try container.decodeIfPresent([String].self, forKey: .faults) ?? []
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A value written as a JSON string or number (`"0xB6"` or `182`), as text.
+    fileprivate func decodeTextIfPresent(forKey key: Key) throws -> String? {
+        if let number = try? decodeIfPresent(Int.self, forKey: key) { return String(number) }
+        return try decodeIfPresent(String.self, forKey: key)
+    }
+}
+
+/// An inventory that cannot be used; the message names the file, entry or field and what to fix.
+public struct FleetInventoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}

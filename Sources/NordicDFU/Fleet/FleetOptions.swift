@@ -1,0 +1,27 @@
+/// How a fleet update runs (docs/fleet.md).
+public struct FleetOptions: Sendable {
+    /// The most devices updated at once, over all adapters.
+    public var concurrency = 4
+    /// Options of every device's update; `force` is set per device from the inventory.
+    public var update = DFUOptions()
+    /// Bound on the one discovery scan per adapter (real time).
+    public var discoveryTimeout: Duration = .seconds(10)
+    /// Whole-update attempts per device: a retryable failure (lost link, failed connection) is
+    /// retried after a backoff, at most this many times.
+    public var retries = 2
+    /// The wait before retry k is `backoff · 2^(k−1)`, on the device's link time.
+    public var backoff: Duration = .seconds(2)
+    /// Bound on one device's whole update, retries included (real time); it is then aborted,
+    /// so that it can take the update again, and reported as failed.
+    public var deviceTimeout: Duration = .seconds(600)
+    /// Dry run: discover and read every device, choose its package, write nothing.
+    public var plan = false
+    /// Update this many devices first, and go on only if they all complete (or are up to date).
+    public var canary = 0
+    /// Stop starting updates once this many devices have failed; nil: never stop.
+    public var maximumFailures: Int?
+    /// After each update, reconnect and read the version the device now reports.
+    public var readBack = true
+
+    public init() {}
+}

@@ -1,0 +1,93 @@
+/// Chooses a package for the devices it matches (docs/fleet.md, "Rules"): every condition given
+/// must hold; a rule without conditions matches every device.
+public struct FleetRule: Sendable, Equatable {
+    /// A pattern for the advertised name: `*` stands for any run of characters, `?` for one.
+    public var name: String?
+    /// The Hardware Revision String (0x2A27) the device reports, exactly.
+    public var hardwareRevision: String?
+    /// Matches a device whose installed version is lower than this (`x.y.z`); a device whose
+    /// version is unknown does not match.
+    public var versionBelow: DFUFirmwareVersion?
+    /// The package path.
+    public var package: String
+
+    public init(
+        name: String? = nil, hardwareRevision: String? = nil, versionBelow: DFUFirmwareVersion? = nil,
+        package: String
+    ) {
+        self.name = name
+        self.hardwareRevision = hardwareRevision
+        self.versionBelow = versionBelow
+        self.package = package
+    }
+
+    /// Whether the rule applies to a device with this information.
+    public func matches(_ info: FleetDeviceInfo) -> Bool {
+        if let name, !Glob.matches(name, info.name ?? "") { return false }
+        if let hardwareRevision, info.hardwareRevision != hardwareRevision { return false }
+        if let versionBelow {
+            guard let installed = info.firmwareRevision.flatMap(DFUFirmwareVersion.init),
+                installed < versionBelow
+            else { return false }
+        }
+        return true
+    }
+
+    /// The conditions, for the plan's "why".
+    public var summary: String {
+        var conditions: [String] = []
+        if let name { conditions.append("name matches \(name)") }
+        if let hardwareRevision { conditions.append("hardware revision \(hardwareRevision)") }
+        if let versionBelow { conditions.append("version below \(versionBelow)") }
+        return conditions.isEmpty ? "any device" : conditions.joined(separator: ", ")
+    }
+}
+
+/// Which package a device gets, and why.
+public struct FleetPackageChoice: Sendable, Equatable {
+    public var package: String
+    /// `device entry`, `rule N (…)` or `defaults`.
+    public var reason: String
+}
+
+extension FleetInventory {
+    /// The package for `entry`: its own, else the first matching rule's, else the default; nil
+    /// when none applies.
+    public func packageChoice(for entry: FleetDeviceEntry, info: FleetDeviceInfo) -> FleetPackageChoice? {
+        if let package = entry.package { return FleetPackageChoice(package: package, reason: "device entry") }
+        if let index = rules.firstIndex(where: { $0.matches(info) }) {
+            return FleetPackageChoice(
+                package: rules[index].package, reason: "rule \(index + 1) (\(rules[index].summary))")
+        }
+        return defaults.package.map { FleetPackageChoice(package: $0, reason: "defaults") }
+    }
+}
+
+/// `*` and `?` wildcards, nothing else.
+enum Glob {
+    /// Greedy matching with one backtrack point (the last `*`): linear for simple patterns.
+    static func matches(_ patternText: String, _ textValue: String) -> Bool {
+        let pattern = Array(patternText)
+        let text = Array(textValue)
+        var p = 0
+        var t = 0
+        var star: (pattern: Int, text: Int)?
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = (p, t)
+                p += 1
+            } else if let last = star {
+                p = last.pattern + 1
+                t = last.text + 1
+                star = (last.pattern, last.text + 1)
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

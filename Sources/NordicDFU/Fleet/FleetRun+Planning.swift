@@ -1,0 +1,106 @@
+import GATT
+
+/// Before the updates: the state file, discovery and the read-only plan of every device.
+extension FleetRun {
+    /// The inventory's devices, less those the state file says are done (reported as skipped).
+    func resumable() -> [FleetDeviceEntry] {
+        fleet.inventory.devices.filter { entry in
+            guard let done = fleet.state?.entry(for: entry.device) else { return true }
+            let note = "done in an earlier run (state file)"
+            emit(.planned(FleetPlanEntry(device: entry.device, found: false, note: note)))
+            var report = FleetDeviceReport(device: entry.device, result: .skipped)
+            report.package = done.package
+            report.versionAfter = done.versionAfter
+            finish(report, result: .skipped, reason: note)
+            return false
+        }
+    }
+
+    /// One scan per adapter; devices not seen are reported as failed. A device named by address
+    /// is also looked for at address + 1, where its bootloader waits after an interrupted update
+    /// (protocol doc §0.4), unless another device of the inventory has that address.
+    func discover(_ entries: [FleetDeviceEntry]) async -> [Found] {
+        let named = Set(fleet.inventory.devices.map { DeviceIdentifier($0.device) })
+        let targets = entries.map { entry in
+            let identifier = DeviceIdentifier(entry.device)
+            var identifiers = [identifier]
+            if case .address(let text) = identifier, let next = BluetoothAddress(text)?.incremented,
+                !named.contains(.address(next.description))
+            {
+                identifiers.append(.address(next.description))
+            }
+            let adapter = (entry.adapter ?? fleet.inventory.defaults.adapter).flatMap { name in
+                fleet.adapters.firstIndex { $0.name == name }
+            }
+            return FleetDiscovery.Target(identifiers: identifiers, adapter: adapter)
+        }
+        let sightings = await FleetDiscovery.discover(
+            targets, adapters: fleet.adapters, timeout: options.discoveryTimeout)
+        foundAddresses.withLock { $0 = Set(sightings.values.map(\.advertisement.address)) }
+        return entries.enumerated().compactMap { index, entry in
+            if let sighting = sightings[index] { return Found(entry: entry, sighting: sighting) }
+            if Task.isCancelled {
+                finish(
+                    FleetDeviceReport(device: entry.device, result: .notStarted), result: .notStarted,
+                    reason: "interrupted")
+                return nil
+            }
+            let seconds = Int(options.discoveryTimeout.seconds)
+            let note = "not found within \(seconds) s of scanning"
+            emit(.planned(FleetPlanEntry(device: entry.device, found: false, note: note)))
+            var report = FleetDeviceReport(device: entry.device, result: .failed)
+            report.failure = DFUFailure(
+                .failedToConnect, device: entry.device,
+                detail: "\(note); check that it is powered, in range and advertising, and its address or name"
+            )
+            finish(report, result: .failed)
+            return nil
+        }
+    }
+
+    /// Reads the device, chooses its package and compares versions; reports it as failed when
+    /// it cannot be read or no package applies.
+    func plan(_ found: Found) async -> Planned? {
+        let device = found.entry.device
+        let central = fleet.adapters[found.sighting.adapter].centrals[found.sighting.central]
+        let advertisement = found.sighting.advertisement
+        let info: FleetDeviceInfo
+        do {
+            info = try await FleetProbe.read(
+                advertisement.address, name: advertisement.name, central: central, options: options.update,
+                device: device)
+        } catch {
+            var report = FleetDeviceReport(device: device, result: .failed)
+            report.failure = error as? DFUFailure
+            emit(.planned(FleetPlanEntry(device: device, found: true, note: "could not be read")))
+            finish(report, result: Task.isCancelled ? .aborted : .failed)
+            return nil
+        }
+        guard let choice = fleet.inventory.packageChoice(for: found.entry, info: info),
+            let package = fleet.packages[choice.package]
+        else {
+            emit(
+                .planned(FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")))
+            var report = FleetDeviceReport(device: device, result: .failed)
+            report.info = info
+            report.versionBefore = info.firmwareRevision
+            report.failure = DFUFailure(
+                .fileNotSpecified, device: device,
+                detail: "no package for it: it has none, no rule matches and there is no default package")
+            finish(report, result: .failed)
+            return nil
+        }
+        let packaged =
+            options.update.packageVersion.flatMap(DFUFirmwareVersion.init)
+            ?? package.applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
+        let check = DFUVersionCheck(
+            installed: info.firmwareRevision, package: packaged,
+            force: found.entry.force ?? fleet.inventory.defaults.force)
+        emit(
+            .planned(
+                FleetPlanEntry(
+                    device: device, found: true, info: info, choice: choice, packageVersion: check.package,
+                    decision: check.decision)))
+        return Planned(found: found, info: info, choice: choice, check: check)
+    }
+}

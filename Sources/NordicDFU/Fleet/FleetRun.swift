@@ -1,0 +1,174 @@
+import GATT
+
+/// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).
+final class FleetRun: Sendable {
+    let fleet: Fleet
+    let emit: @Sendable (FleetEvent) -> Void
+    private let reports = Locked([String: FleetDeviceReport]())
+    private let haltReason = Locked<String?>(nil)
+    /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
+    let foundAddresses = Locked(Set<String>())
+
+    init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
+        self.fleet = fleet
+        self.emit = emit
+    }
+
+    /// A device found by discovery, and where.
+    struct Found: Sendable {
+        var entry: FleetDeviceEntry
+        var sighting: FleetDiscovery.Sighting
+    }
+
+    /// A device with its package chosen and its version compared.
+    struct Planned: Sendable {
+        var found: Found
+        var info: FleetDeviceInfo
+        var choice: FleetPackageChoice
+        var check: DFUVersionCheck
+    }
+
+    var options: FleetOptions { fleet.options }
+
+    private var scheduler: FleetScheduler {
+        FleetScheduler(concurrency: options.concurrency, capacities: fleet.adapters.map(\.maximumConnections))
+    }
+
+    func run() async -> FleetReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let found = await discover(resumable())
+        let plans = Locked([String: Planned]())
+        let unprobed = await scheduler.run(found, adapter: \.sighting.adapter) { found in
+            if let planned = await self.plan(found) { plans.withLock { $0[found.entry.device] = planned } }
+        }
+        notStarted(unprobed.map(\.entry.device), reason: "interrupted")
+        let planned = plans.withLock { plans in found.compactMap { plans[$0.entry.device] } }
+        if options.plan {
+            for item in planned { finish(base(item), result: .notStarted, reason: "plan") }
+        } else {
+            await update(planned)
+        }
+        let devices = reports.withLock { reports in
+            fleet.inventory.devices.map {
+                reports[$0.device] ?? FleetDeviceReport(device: $0.device, result: .notStarted)
+            }
+        }
+        return FleetReport(devices: devices, duration: clock.now - started)
+    }
+
+    // MARK: Updates
+
+    private func update(_ planned: [Planned]) async {
+        var queue: [Planned] = []
+        for item in planned {
+            if item.check.decision == .skip {
+                emit(.device(item.found.entry.device, .version(item.check)))
+                var report = base(item)
+                report.versionAfter = item.info.firmwareRevision
+                finish(report, result: .skipped, reason: "up to date")
+            } else {
+                queue.append(item)
+            }
+        }
+        let canary = Array(queue.prefix(max(0, options.canary)))
+        var rest = Array(queue.dropFirst(canary.count))
+        if !canary.isEmpty {
+            notStarted(await schedule(canary), reason: "interrupted")
+            let failed = reports.withLock { reports in
+                canary.compactMap { reports[$0.found.entry.device] }.filter {
+                    $0.result != .completed && $0.result != .skipped
+                }
+            }
+            if let first = failed.first, !Task.isCancelled {
+                halt(
+                    "canary device \(first.device) ended \(first.result.rawValue); no other device was started"
+                )
+                notStarted(rest.map(\.found.entry.device), reason: haltReason.withLock { $0 })
+                rest = []
+            }
+        }
+        let unstarted = await schedule(rest)
+        notStarted(unstarted, reason: haltReason.withLock { $0 } ?? "interrupted")
+    }
+
+    /// Runs the updates under the scheduler; returns the devices never started.
+    private func schedule(_ items: [Planned]) async -> [String] {
+        let unstarted = await scheduler.run(items, adapter: \.found.sighting.adapter, mayStart: mayStart) {
+            item in
+            await self.updateDevice(item)
+        }
+        return unstarted.map(\.found.entry.device)
+    }
+
+    private func mayStart() -> Bool {
+        guard haltReason.withLock({ $0 }) == nil else { return false }
+        guard let limit = options.maximumFailures else { return true }
+        let failures = reports.withLock { $0.values.filter(\.isFailure).count }
+        guard failures >= limit else { return true }
+        halt("\(failures) devices failed (--max-failures \(limit)); no more updates are started")
+        return false
+    }
+
+    private func updateDevice(_ item: Planned) async {
+        let sighting = item.found.sighting
+        let adapter = fleet.adapters[sighting.adapter]
+        let central = adapter.centrals[sighting.central]
+        var report = base(item)
+        let started = central.linkTime.now()
+        let others = foundAddresses.withLock { $0 }
+        let update = FleetDeviceUpdate(
+            device: item.found.entry.device, address: sighting.advertisement.address, central: central,
+            package: fleet.packages[item.choice.package]!,
+            force: item.found.entry.force ?? fleet.inventory.defaults.force,
+            info: item.info, options: options,
+            otherAddresses: others.subtracting([sighting.advertisement.address]),
+            emit: emit)
+        await update.run(into: &report)
+        report.duration = central.linkTime.now() - started
+        finish(report, result: report.result, reason: report.reason)
+    }
+
+    // MARK: Reports
+
+    private func base(_ item: Planned) -> FleetDeviceReport {
+        var report = FleetDeviceReport(device: item.found.entry.device, result: .notStarted)
+        report.info = item.info
+        report.package = item.choice.package
+        report.versionBefore = item.info.firmwareRevision
+        return report
+    }
+
+    private func halt(_ reason: String) {
+        let first = haltReason.withLock { current in
+            defer { current = current ?? reason }
+            return current == nil
+        }
+        if first { emit(.halted(reason)) }
+    }
+
+    private func notStarted(_ devices: [String], reason: String?) {
+        for device in devices {
+            finish(
+                FleetDeviceReport(device: device, result: .notStarted), result: .notStarted, reason: reason)
+        }
+    }
+
+    func finish(_ report: FleetDeviceReport, result: FleetDeviceReport.Result, reason: String? = nil) {
+        var report = report
+        report.result = result
+        report.reason = reason ?? report.reason
+        reports.withLock { $0[report.device] = report }
+        if !options.plan, let state = fleet.state {
+            do {
+                try state.record(report)
+            } catch {
+                emit(
+                    .device(
+                        report.device,
+                        .log(.error, "could not write the state file \(state.url.path): \(error)")))
+            }
+        }
+        emit(.finished(report))
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import DFUSimulator
+import Foundation
+import GATT
+import NordicDFU
+
+/// `dfu-update fleet`: updates the devices of an inventory, many at once (docs/fleet.md).
+struct FleetCommand: ContractCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet",
+        abstract: "Update many devices at once, from an inventory.",
+        discussion: """
+            Scans once per adapter for the inventory's devices, reads each one's version (and \
+            hardware revision) to choose its package, then updates them, several at once. \
+            Entries with a "simulate" object run as in-process simulated devices. The \
+            inventory formats, rules, state file and report are described in docs/fleet.md. \
+            Exit 0 when every device was updated or up to date, 1 when any failed, 130 on Ctrl-C \
+            (every update in progress is aborted; each device can take the update again).
+            """)
+
+    @Argument(help: "The inventory: JSON or CSV (docs/cli-contract.md, \"Fleet inventory\").")
+    var inventory: String
+
+    @Option(help: "The most devices updated at once, over all adapters.")
+    var concurrency = 4
+
+    @Option(
+        name: .customLong("adapter"),
+        help: "A Bluetooth adapter to use (hciN or its address); repeat for several (default: the first one)."
+    )
+    var adapters: [String] = []
+
+    @Option(help: "The most connections asked of one Bluetooth adapter at once.")
+    var adapterConnections = 4
+
+    @Option(help: "Write the report of every device to this file (JSON).")
+    var report: String?
+
+    @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
+    var json = false
+
+    @Flag(
+        help: "Dry run: find and read every device, show the package each would get and why; write nothing.")
+    var plan = false
+
+    @Option(help: "Update this many devices first; go on only if they all succeed.")
+    var canary = 0
+
+    @Option(help: "Stop starting updates once this many devices have failed.")
+    var maxFailures: Int?
+
+    @Option(help: "Remember finished devices in this file; a run started again skips them.")
+    var state: String?
+
+    @Option(help: "Whole-update retries per device after a lost link or a failed connection.")
+    var retries = 2
+
+    @Option(help: "Seconds one device's update may take, retries included.")
+    var deviceTimeout: Double = 600
+
+    @Option(help: "Seconds to scan for the inventory's devices.")
+    var discoveryTimeout: Double = 10
+
+    @Flag(help: "Update even devices that already run the package's version.")
+    var force = false
+
+    @Flag(help: "Do not reconnect after an update to read the version the device now reports.")
+    var noReadBack = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard concurrency >= 1, adapterConnections >= 1 else {
+            throw ValidationError("--concurrency and --adapter-connections must be at least 1")
+        }
+        guard canary >= 0, retries >= 0, maxFailures.map({ $0 >= 1 }) ?? true else {
+            throw ValidationError("--canary and --retries must be 0 or more, --max-failures 1 or more")
+        }
+        guard deviceTimeout > 0, discoveryTimeout > 0 else {
+            throw ValidationError("timeouts must be positive")
+        }
+        if let report {
+            let folder = URL(fileURLWithPath: report).deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw ValidationError("--report \(report): the folder \(folder) is not writable")
+            }
+        }
+    }
+
+    func run() async throws {
+        let setup = try await FleetSetup(self)
+        let reporter = FleetReporter(
+            json: json, verbose: logging.verbose, plan: plan, simulated: setup.simulated)
+        let (controller, events) = setup.fleet.start { reporter.observe($0) }
+        let interrupted = Locked(false)
+        let interrupt = InterruptHandler {
+            interrupted.withLock { $0 = true }
+            controller.cancel()
+        }
+        var final: FleetReport?
+        for await output in events {
+            if case .ended(let report) = output { final = report }
+        }
+        withExtendedLifetime(interrupt) {}
+        guard let final else { throw ExitCode.interrupted }
+        reporter.summary(final)
+        if let report, !plan {
+            do {
+                try AtomicFile.write(FleetReportFile.json(final), to: URL(fileURLWithPath: report))
+            } catch {
+                // The devices are updated; the report is lost. Exit 1 so that a script notices.
+                throw CommandFailure(
+                    errorClass: "report_not_written",
+                    message: "--report \(report): \(error.localizedDescription)",
+                    exitCode: .updateFailed)
+            }
+        }
+        if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
+        if !final.succeeded { throw ExitCode.updateFailed }
+    }
+
+    /// The fleet options these flags ask for.
+    var options: FleetOptions {
+        var options = FleetOptions()
+        options.concurrency = concurrency
+        options.plan = plan
+        options.canary = canary
+        options.maximumFailures = maxFailures
+        options.retries = retries
+        options.deviceTimeout = .milliseconds(Int(deviceTimeout * 1000))
+        options.discoveryTimeout = .milliseconds(Int(discoveryTimeout * 1000))
+        options.readBack = !noReadBack
+        return options
+    }
+}

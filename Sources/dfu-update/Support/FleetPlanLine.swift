@@ -1,0 +1,38 @@
+import NordicDFU
+
+/// A device's place in the plan, as the `plan` event (docs/fleet.md) and as a line for a person.
+enum FleetPlanLine {
+    static func members(_ entry: FleetPlanEntry) -> [(String, JSONValue)] {
+        [
+            ("device", .string(entry.device)), ("found", .bool(entry.found)),
+            ("address", .optional(entry.info?.address)), ("name", .optional(entry.info?.name)),
+            ("mode", .optional(entry.info?.mode)), ("protocol", .optional(entry.info?.dfuProtocol)),
+            ("installed", .optional(entry.info?.firmwareRevision)),
+            ("hardware_revision", .optional(entry.info?.hardwareRevision)),
+            ("package", .optional(entry.choice?.package)),
+            ("package_version", .optional(entry.packageVersion)),
+            ("reason", .optional(entry.choice?.reason)), ("decision", .optional(entry.decision?.rawValue)),
+            ("note", .optional(entry.note)),
+        ]
+    }
+
+    static func text(_ entry: FleetPlanEntry) -> String {
+        guard entry.found, let info = entry.info else {
+            return "\(entry.device): \(entry.note ?? "not found")"
+        }
+        let where_ =
+            "\(info.address), \(info.mode ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
+        guard let choice = entry.choice else {
+            return "\(entry.device) (\(where_)): \(entry.note ?? "no package")"
+        }
+        let decision =
+            switch entry.decision {
+            case .update: "would update"
+            case .skip: "up to date, would skip"
+            case .forced: "up to date, would update anyway (force)"
+            case .unknown, nil: "cannot compare versions, would update"
+            }
+        return
+            "\(entry.device) (\(where_)): \(choice.package) \(entry.packageVersion ?? "") by \(choice.reason); \(decision)"
+    }
+}

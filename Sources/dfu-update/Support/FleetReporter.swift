@@ -1,0 +1,104 @@
+import DFUSimulator
+import Foundation
+import GATT
+import NordicDFU
+
+/// Prints a fleet's events: the contract's JSON Lines for every device (`--json`), else a live
+/// view on a terminal or one line per finished device; the summary table at the end.
+final class FleetReporter: Sendable {
+    private let json: Bool
+    private let verbose: Bool
+    private let plan: Bool
+    private let simulated: [String: SimulatedCentral]
+    /// One contract printer per device, for its state, version and progress events.
+    private let printers = Locked([String: FlashReporter]())
+    private let live: FleetLiveView?
+
+    init(json: Bool, verbose: Bool, plan: Bool, simulated: [String: SimulatedCentral]) {
+        self.json = json
+        self.verbose = verbose
+        self.plan = plan
+        self.simulated = simulated
+        live = !json && isatty(STDERR_FILENO) == 1 ? FleetLiveView() : nil
+    }
+
+    /// Called in the fleet's tasks as events happen.
+    func observe(_ event: FleetEvent) {
+        if json {
+            jsonLines(event)
+        } else {
+            human(event)
+        }
+    }
+
+    func summary(_ report: FleetReport) {
+        live?.end()
+        if json {
+            Output.line(
+                .object(
+                    [("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
+                        + [("duration_seconds", .double(report.duration.seconds))]))
+        } else if !plan {
+            Output.line(FleetReportFile.table(report))
+        }
+    }
+
+    // MARK: JSON Lines
+
+    private func jsonLines(_ event: FleetEvent) {
+        switch event {
+        case .planned(let entry):
+            Output.line(.object([("event", .string("plan"))] + FleetPlanLine.members(entry)))
+        case .device(let device, let deviceEvent):
+            if case .result = deviceEvent { return }  // the fleet's own result line follows
+            printer(device).report(deviceEvent)
+        case .finished(let report):
+            if let central = simulated[report.device], report.result != .notStarted,
+                let snapshot = central.snapshots.first
+            {
+                printer(report.device).simulator(snapshot.contractMembers)
+            }
+            Output.line(.object([("event", .string("result"))] + FleetReportFile.members(report)))
+        case .halted(let reason):
+            Output.line(
+                .object([("event", .string("halted")), ("device", .null), ("reason", .string(reason))]))
+        }
+    }
+
+    private func printer(_ device: String) -> FlashReporter {
+        printers.withLock { printers in
+            if let printer = printers[device] { return printer }
+            let printer = FlashReporter(device: device, json: true)
+            printers[device] = printer
+            return printer
+        }
+    }
+
+    // MARK: Human output
+
+    private func human(_ event: FleetEvent) {
+        switch event {
+        case .planned(let entry):
+            live?.planned()
+            if plan { Output.line(FleetPlanLine.text(entry)) }
+        case .device(let device, let deviceEvent):
+            // Errors are logged once more in the device's result line.
+            if case .log(let level, let text) = deviceEvent, level == .warning || verbose {
+                message("\(device): \(level == .warning ? "warning: " : "")\(text)")
+            }
+            live?.update(device, deviceEvent)
+        case .finished(let report):
+            live?.finished(report)
+            guard !plan else { return }
+            let detail =
+                report.failure?.message ?? report.reason ?? report.versionAfter.map { "now runs \($0)" } ?? ""
+            message("\(report.device): \(report.result.rawValue)\(detail.isEmpty ? "" : " — \(detail)")")
+        case .halted(let reason):
+            message("rollout stopped: \(reason)")
+        }
+    }
+
+    private func message(_ text: String) {
+        if let live { live.print(text) } else { Output.error(text) }
+    }
+}

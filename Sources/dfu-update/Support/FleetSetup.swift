@@ -1,0 +1,116 @@
+import ArgumentParser
+import BlueZ
+import DFUSimulator
+import Foundation
+import GATT
+import NordicDFU
+
+/// What `dfu-update fleet` needs before it starts: the inventory, its packages, the adapters
+/// (BlueZ adapters for real devices, one simulated adapter for the entries with `simulate`) and
+/// the state file. Every failure is a `CommandFailure` in the contract's classes.
+struct FleetSetup {
+    /// The adapter the inventory's simulated devices are put on.
+    static let simulatedAdapter = "simulated"
+
+    let fleet: Fleet
+    /// The central of each simulated device, by its inventory name.
+    let simulated: [String: SimulatedCentral]
+
+    init(_ command: FleetCommand) async throws {
+        let url = URL(fileURLWithPath: command.inventory)
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw CommandFailure(
+                errorClass: "file_not_found",
+                message: "\(command.inventory): no such readable file; check the path",
+                exitCode: .fileNotFound)
+        }
+        var inventory = try Self.usage { try FleetInventory(contentsOf: url) }
+        if command.force { inventory.defaults.force = true }
+        let packages = try Self.packages(inventory.packagePaths)
+
+        var adapters: [FleetAdapter] = []
+        var simulated: [String: SimulatedCentral] = [:]
+        let simulatedIndices = inventory.devices.indices.filter { inventory.devices[$0].simulate != nil }
+        if !simulatedIndices.isEmpty {
+            let configurations = try simulatedIndices.map { index in
+                inventory.devices[index].adapter = Self.simulatedAdapter
+                return try Self.usage {
+                    try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[index], index: index)
+                }
+            }
+            let (adapter, centrals) = try Self.usage { try FleetAdapter.simulated(configurations) }
+            adapters.append(adapter)
+            for (index, central) in zip(simulatedIndices, centrals) {
+                simulated[inventory.devices[index].device] = central
+            }
+        }
+        if simulatedIndices.count < inventory.devices.count {
+            adapters += try await Self.bluetoothAdapters(command, inventory: inventory)
+        }
+        var state: FleetStateFile?
+        if let path = command.state {
+            let identity = try Data(contentsOf: url)
+            state = try Self.usage {
+                try FleetStateFile(
+                    url: URL(fileURLWithPath: path),
+                    inventory: String(
+                        format: "crc32:%08x:%d", CRC32.checksum(Array(identity)), identity.count))
+            }
+        }
+        fleet = try Self.usage {
+            try Fleet(
+                inventory: inventory, packages: packages, adapters: adapters, options: command.options,
+                state: state)
+        }
+        self.simulated = simulated
+    }
+
+    /// The BlueZ adapters named with `--adapter` or in the inventory; the first adapter when none is.
+    private static func bluetoothAdapters(_ command: FleetCommand, inventory: FleetInventory) async throws
+        -> [FleetAdapter]
+    {
+        var names = command.adapters
+        let named = inventory.devices.filter { $0.simulate == nil }.compactMap {
+            $0.adapter ?? inventory.defaults.adapter
+        }
+        for name in named where !names.contains(name) { names.append(name) }
+        if names.isEmpty {
+            return [
+                FleetAdapter(
+                    name: "default", central: try await BlueZCentral(adapter: nil),
+                    maximumConnections: command.adapterConnections)
+            ]
+        }
+        var adapters: [FleetAdapter] = []
+        for name in names {
+            let central = try await BlueZCentral(adapter: name)
+            adapters.append(
+                FleetAdapter(name: name, central: central, maximumConnections: command.adapterConnections))
+        }
+        return adapters
+    }
+
+    private static func packages(_ paths: [String]) throws -> [String: DFUPackage] {
+        var packages: [String: DFUPackage] = [:]
+        for path in paths {
+            do {
+                packages[path] = try DFUPackage(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                let exitCode: ExitCode = error.kind == .fileNotFound ? .fileNotFound : .invalidPackage
+                throw CommandFailure(errorClass: error.errorClass, message: error.message, exitCode: exitCode)
+            }
+        }
+        return packages
+    }
+
+    /// Runs `body`, turning an inventory or simulator configuration error into a usage error.
+    private static func usage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FleetInventoryError {
+            throw CommandFailure(errorClass: "usage", message: error.message, exitCode: .usage)
+        } catch let error as SimulatorConfigurationError {
+            throw CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage)
+        }
+    }
+}

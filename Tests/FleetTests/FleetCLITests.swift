@@ -1,0 +1,95 @@
+import Foundation
+import NordicDFU
+import XCTest
+
+/// `dfu-update fleet` as users run it, on an inventory of simulated devices: `--plan` writes
+/// nothing, a run prints the contract's events for every device, writes its report and state,
+/// and exits 1 when a device failed.
+final class FleetCLITests: XCTestCase {
+    /// The inventory: four simulated devices, one of which refuses the package (hardware 51).
+    private func inventory(in folder: URL) throws -> URL {
+        let package = try FleetFixtures.secure(version: 20000, seed: 5)
+        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
+        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
+        let json = """
+            {"defaults": {"package": "app.bin"},
+             "devices": [
+               {"device": "C0:DE:00:00:00:10", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0"}},
+               {"device": "C0:DE:00:00:00:20", "simulate": {"kind": "secure"}},
+               {"device": "Thermo-1", "simulate": {"kind": "secure-app-bonded", "firmware_version": "2.0.0"}},
+               {"device": "Odd-1", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0", "hw_version": 51}}
+             ]}
+            """
+        let url = folder.appendingPathComponent("fleet.json")
+        try Data(json.utf8).write(to: url)
+        return url
+    }
+
+    /// Runs the `dfu-update` built next to this test bundle; its JSON Lines, as objects.
+    private func fleet(_ arguments: [String]) throws -> (status: Int32, lines: [[String: Any]]) {
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("dfu-update")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = ["fleet"] + arguments + ["--json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = try data.split(separator: UInt8(ascii: "\n")).map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])
+        }
+        return (process.terminationStatus, lines)
+    }
+
+    func testPlanThenRun() throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let state = folder.appendingPathComponent("state.json")
+        let report = folder.appendingPathComponent("report.json")
+        let devices = ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1", "Odd-1"]
+
+        let plan = try fleet([inventory, "--plan", "--state", state.path, "--report", report.path])
+        XCTAssertEqual(plan.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state.path), "--plan wrote the state file")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report.path), "--plan wrote the report")
+        let planned = plan.lines.filter { $0["event"] as? String == "plan" }
+        XCTAssertEqual(planned.compactMap { $0["device"] as? String }, devices)
+        XCTAssertEqual(
+            planned.compactMap { $0["decision"] as? String }, ["update", "unknown", "skip", "update"])
+        XCTAssertFalse(plan.lines.contains { ["state", "progress"].contains($0["event"] as? String) })
+
+        let run = try fleet([inventory, "--state", state.path, "--report", report.path, "--concurrency", "3"])
+        XCTAssertEqual(run.status, 1, "one device failed")
+        for device in devices {
+            let lines = run.lines.filter { $0["device"] as? String == device }
+            XCTAssertEqual(lines.last?["event"] as? String, "result", device)
+        }
+        let results = Dictionary(
+            uniqueKeysWithValues: run.lines.filter { $0["event"] as? String == "result" }.map {
+                ($0["device"] as! String, $0)
+            })
+        XCTAssertEqual(results["C0:DE:00:00:00:10"]?["result"] as? String, "completed")
+        XCTAssertEqual(results["C0:DE:00:00:00:10"]?["version_after"] as? String, "2.0.0")
+        XCTAssertEqual(results["C0:DE:00:00:00:20"]?["result"] as? String, "completed")
+        XCTAssertEqual(results["Thermo-1"]?["result"] as? String, "skipped")
+        let failure = try XCTUnwrap(results["Odd-1"]?["error"] as? [String: Any])
+        XCTAssertEqual(failure["name"] as? String, "remoteExtendedErrorHwVersionFailure")
+        XCTAssertEqual(run.lines.last?["event"] as? String, "summary")
+
+        let written = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let summary = try XCTUnwrap(written["summary"] as? [String: Any])
+        XCTAssertEqual(summary["completed"] as? Int, 2)
+        XCTAssertEqual(summary["skipped"] as? Int, 1)
+        XCTAssertEqual(summary["failed"] as? Int, 1)
+        XCTAssertEqual((written["devices"] as? [Any])?.count, 4)
+        let remembered = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
+        XCTAssertEqual(
+            (remembered["devices"] as? [String: Any])?.keys.sorted(),
+            ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
+    }
+}
