@@ -14,7 +14,8 @@ struct DFUBenchmark: AsyncParsableCommand {
         discussion: """
             Prints one JSON line per case: image size, MTU, PRN, options (default: the engine's \
             defaults, PRN on each object's last packet; fixed_prn: the PRN given; nordic_mobile: \
-            20-byte packets, PRN 12, 400 ms first-object delay), achieved and \
+            Nordic's current mobile defaults, packets as large as the link carries, PRN 12, no \
+            preparation delay), achieved and \
             bound bytes per second on virtual link time, and their ratio; then one line with the \
             ratios of the run. Throughput counts from the first control point request to the \
             final Execute answer, as the bound does.
@@ -30,7 +31,7 @@ struct DFUBenchmark: AsyncParsableCommand {
     var mtus: [Int] = [23, 247, 517]
 
     @Option(help: "Also run the default options with these fixed packet receipt intervals.")
-    var prns: [UInt16] = [0, 12]
+    var prns: [UInt16] = [0]
 
     @Option(help: "Also run the default options with these data object preparation delays (ms).")
     var prepareDelays: [Int] = []
@@ -104,12 +105,12 @@ struct DFUBenchmark: AsyncParsableCommand {
         }
     }
 
-    /// The iOS library's defaults: 20-byte packets, PRN 12, 400 ms after the first data object.
+    /// Nordic's mobile libraries' current defaults: packets as large as the link carries, PRN
+    /// 12, no data object preparation delay.
     static var nordicMobile: DFUOptions {
         var options = DFUOptions()
-        options.maximumPacketSize = 20
         options.packetReceiptNotifications = 12
-        options.firstDataObjectDelay = .milliseconds(400)
+        options.firstDataObjectDelay = .zero
         options.dataObjectPreparationDelay = .zero
         return options
     }
