@@ -3,6 +3,7 @@ import DFUSimulator
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// `dfu-update flash`: sends a DFU package to one device.
 struct FlashCommand: AsyncParsableCommand {
@@ -82,7 +83,7 @@ struct FlashCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        if device == nil, !simulation.isSimulating { throw ValidationError("--device is required") }
+        if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
         if let packageVersion, DFUFirmwareVersion(packageVersion) == nil {
             throw ValidationError("--package-version '\(packageVersion)' is not x.y.z or an integer")
         }
@@ -111,14 +112,12 @@ struct FlashCommand: AsyncParsableCommand {
             throw CommandFailure(errorClass: error.errorClass, message: error.message, exitCode: exitCode)
                 .report(json: json)
         }
-        let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.defaultAddress)
+        let target = device.map(DeviceIdentifier.init) ?? .address(Self.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
         do {
-            if simulation.isSimulating {
-                let simulator = try SimulatedCentral(devices: [
-                    simulation.configuration(device: device.map(DeviceIdentifier.init))
-                ])
+            if simulation.simulate != nil {
+                let simulator = try SimulatedCentral(devices: [simulatedDevice(target)])
                 simulated = simulator
                 central = simulator
             } else {
@@ -128,6 +127,12 @@ struct FlashCommand: AsyncParsableCommand {
             throw failure.report(json: json)
         } catch let error as GATTError {
             throw error.commandFailure.report(json: json)
+        } catch let error as SimulationOptionsError {
+            let failure =
+                error.isMissingFile
+                ? CommandFailure(errorClass: "file_not_found", message: error.description, exitCode: .fileNotFound)
+                : CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage)
+            throw failure.report(json: json)
         } catch let error as SimulatorConfigurationError {
             throw CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage).report(
                 json: json)
@@ -153,6 +158,18 @@ struct FlashCommand: AsyncParsableCommand {
         case .aborted, nil: throw ExitCode.interrupted
         case .failed(let failure):
             throw failure.error == .bluetoothDisabled ? ExitCode.bluetoothUnavailable : ExitCode.updateFailed
+        }
+    }
+
+    /// The address a simulated device gets when `--device` is not an address.
+    static let simulatedDeviceAddress = "C0:DE:00:00:00:10"
+
+    /// The simulated device `--simulate` and the `--sim-*` options describe, found as `target`.
+    private func simulatedDevice(_ target: DeviceIdentifier) throws -> SimulatedDeviceConfiguration {
+        switch target {
+        case .address(let text): try simulation.configuration(address: BluetoothAddress(text)!)
+        case .name(let name):
+            try simulation.configuration(address: BluetoothAddress(Self.simulatedDeviceAddress)!, name: name)
         }
     }
 
