@@ -64,7 +64,8 @@ public final class RealTimeDevice: Sendable {
             reaction.dropsLink = output.dropsLink || output.reset != nil
             if let reset = output.reset {
                 state.pendingReset = (reset.target, reset.extraDelay)
-                reaction.rebootDelay = (reset.extraDelay + state.device.core.timing.bootTime.nanoseconds).duration
+                reaction.rebootDelay =
+                    (reset.extraDelay + state.device.core.timing.bootTime.nanoseconds).duration
             }
             return reaction
         }
@@ -75,7 +76,8 @@ public final class RealTimeDevice: Sendable {
         state.withLock { $0.device.firmware.linkDropped() }
     }
 
-    /// Boots into what the last reset asked for; returns the new persona.
+    /// Boots into what the last reset asked for (nothing happens when no reset is pending);
+    /// returns the persona it runs.
     @discardableResult
     public func reboot() -> Persona {
         state.withLock { state in

@@ -28,12 +28,14 @@ extension SimulatedFault: ExpressibleByArgument {
     ]
 
     /// The forms `--sim-fault` accepts, for help texts.
-    public static let forms = "disconnect-at=BYTES|drop-notification=N|crc-error=N|reject-connect=K|slow-flash=MS"
+    public static let forms =
+        "disconnect-at=BYTES|drop-notification=N|crc-error=N|reject-connect=K|slow-flash=MS"
 
     private static func read(_ spec: String) -> Result<SimulatedFault, SimulatorConfigurationError> {
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let value = Int(parts[1]) else {
-            return .failure(.init("fault '\(spec)' is not NAME=NUMBER; use one of \(names.joined(separator: ", "))"))
+            return .failure(
+                .init("fault '\(spec)' is not NAME=NUMBER; use one of \(names.joined(separator: ", "))"))
         }
         let minimum = parts[0] == "disconnect-at" || parts[0] == "slow-flash" ? 0 : 1
         guard value >= minimum else {

@@ -66,7 +66,8 @@ public struct SimulationOptions: ParsableArguments {
         if let simPublicKey {
             guard FileManager.default.isReadableFile(atPath: simPublicKey) else {
                 throw SimulationOptionsError(
-                    "--sim-public-key \(simPublicKey): no such readable file; check the path", isMissingFile: true)
+                    "--sim-public-key \(simPublicKey): no such readable file; check the path",
+                    isMissingFile: true)
             }
             do {
                 configuration.publicKey = try DFUPublicKey(contentsOf: URL(fileURLWithPath: simPublicKey))

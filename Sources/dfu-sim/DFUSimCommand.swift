@@ -43,7 +43,8 @@ struct DFUSimCommand: AsyncParsableCommand {
 
     func validate() throws {
         if simulation.simulate == nil {
-            throw ValidationError("--simulate KIND is required: \(SimulatedDeviceKind.names.joined(separator: ", "))")
+            throw ValidationError(
+                "--simulate KIND is required: \(SimulatedDeviceKind.names.joined(separator: ", "))")
         }
     }
 
@@ -53,14 +54,17 @@ struct DFUSimCommand: AsyncParsableCommand {
         do {
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
-                configuration: simulation.configuration(address: BluetoothAddress(links.adapterAddress)!, name: name))
+                configuration: simulation.configuration(
+                    address: BluetoothAddress(links.adapterAddress)!, name: name))
             let host = DeviceHost(device: device, links: links, reporter: reporter)
             try await host.start()
             await stop.wait()
             await host.stop()
             reporter.simulator(device.snapshot)
         } catch let error as SimulationOptionsError {
-            throw reporter.fail(error.isMissingFile ? "file_not_found" : "usage", error.description, exitCode: error.isMissingFile ? 66 : 64)
+            throw reporter.fail(
+                error.isMissingFile ? "file_not_found" : "usage", error.description,
+                exitCode: error.isMissingFile ? 66 : 64)
         } catch let error as SimulatorConfigurationError {
             throw reporter.fail("usage", error.description, exitCode: 64)
         } catch let error as GATTError {

@@ -15,7 +15,13 @@ final class DeviceHost: Sendable {
         /// From the write that makes the device drop its link until it is up again: later writes
         /// are answered but not delivered (the device is gone).
         var dropping = false
-        var lastWrite = ContinuousClock.now
+        /// From the write that resets the device until its new persona is served.
+        var rebooting = false
+        /// The address the current persona advertises at.
+        var shownAddress = ""
+        /// When the last write was handed over or the last notification sent: the link drops
+        /// only once both had time to go out.
+        var lastExchange = ContinuousClock.now
         var stopped = false
     }
 
@@ -49,15 +55,17 @@ final class DeviceHost: Sendable {
         workers.withLock { $0 = [linkWatcher, actionRunner] }
     }
 
-    /// Drops the central's link (a link left up poisons the central's next one) and stops serving.
+    /// Drops the central's link (a link left up poisons the central's next one), stops serving,
+    /// and lets a reset already under way finish, so that the device's state is what it boots.
     func stop() async {
         let central = state.withLock { state in
             state.stopped = true
             return state.central
         }
+        workers.withLock { $0.forEach { $0.cancel() } }
         if let central { await links.disconnect(central) }
         await stopServing()
-        workers.withLock { $0.forEach { $0.cancel() } }
+        device.reboot()
     }
 
     // MARK: - writes and reactions
@@ -65,17 +73,21 @@ final class DeviceHost: Sendable {
     /// A central wrote `value`: the device handles it now; what it does follows in order.
     private func received(_ characteristic: BluetoothUUID, _ value: [UInt8]) {
         let delivered = state.withLock { state in
-            state.lastWrite = .now
+            state.lastExchange = .now
             return !state.dropping
         }
         guard delivered else { return }
         let reaction = device.write(characteristic, value)
         let now = ContinuousClock.now
         for notification in reaction.notifications {
-            actions.continuation.yield(.notify(notification.characteristic, notification.value, due: now + notification.after))
+            actions.continuation.yield(
+                .notify(notification.characteristic, notification.value, due: now + notification.after))
         }
         if reaction.dropsLink {
-            state.withLock { $0.dropping = true }
+            state.withLock { state in
+                state.dropping = true
+                state.rebooting = reaction.reboots
+            }
             actions.continuation.yield(.dropLink(rebootDelay: reaction.rebootDelay))
         }
     }
@@ -84,7 +96,10 @@ final class DeviceHost: Sendable {
         switch action {
         case .notify(let characteristic, let value, let due):
             try? await Task.sleep(until: due)
-            let server = state.withLock { $0.server }
+            let server = state.withLock { state in
+                state.lastExchange = .now
+                return state.server
+            }
             _ = try? server?.notify(characteristic, value)
         case .dropLink(let rebootDelay):
             await dropLink()
@@ -98,17 +113,22 @@ final class DeviceHost: Sendable {
                     reporter.warning("the device could not come back after its reset: \(error)")
                 }
             }
-            state.withLock { $0.dropping = false }
+            state.withLock { state in
+                state.dropping = false
+                state.rebooting = false
+            }
         }
     }
 
     /// Drops the link once no write is pending: bluetoothd 5.66 can crash when an application
-    /// answers a write after its link dropped, so the last answer gets 100 ms to go out.
+    /// answers a write after its link dropped, so the last answer (and the last notification,
+    /// which the central must see, e.g. Execute's response before the reset) gets 200 ms to go
+    /// out.
     private func dropLink() async {
-        let settle = Duration.milliseconds(100)
+        let settle = Duration.milliseconds(200)
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
-            let quietFrom = min(state.withLock { $0.lastWrite } + settle, deadline)
+            let quietFrom = min(state.withLock { $0.lastExchange } + settle, deadline)
             guard ContinuousClock.now < quietFrom else { break }
             try? await Task.sleep(until: quietFrom)
         }
@@ -133,13 +153,24 @@ final class DeviceHost: Sendable {
             advertiser?.setPaused(true)
             if !device.connectionAttempt() { await links.disconnect(address) }
         case .disconnected(let address):
-            let advertiser: StaticAddressAdvertiser? = state.withLock { state in
+            let current: State? = state.withLock { state in
                 guard state.central == address else { return nil }
                 state.central = nil
-                return state.advertiser
+                return state
             }
+            guard let current else { return }
+            let advertiser = current.advertiser
+            let advertisesAgain = !current.rebooting && !current.stopped
             device.linkDropped()
             advertiser?.setPaused(false)
+            guard advertisesAgain else { return }
+            do {
+                try await current.server?.restartAdvertising()
+                let persona = device.persona
+                reporter.advertising(address: current.shownAddress, name: persona.name, mode: persona.mode)
+            } catch {
+                reporter.warning("the device could not advertise again: \(error)")
+            }
         }
     }
 
@@ -147,9 +178,11 @@ final class DeviceHost: Sendable {
 
     private func serve(_ persona: RealTimeDevice.Persona) async throws {
         let services = persona.services.map { service in
-            LocalService(uuid: service.uuid, characteristics: service.characteristics.map(localCharacteristic))
+            LocalService(
+                uuid: service.uuid, characteristics: service.characteristics.map(localCharacteristic))
         }
-        let advertisement = LocalAdvertisement(localName: persona.name, serviceUUIDs: persona.advertisedServices)
+        let advertisement = LocalAdvertisement(
+            localName: persona.name, serviceUUIDs: persona.advertisedServices)
         var shown = persona.address.description
         var advertiser: StaticAddressAdvertiser?
         if persona.address != BluetoothAddress(links.adapterAddress) {
@@ -168,11 +201,14 @@ final class DeviceHost: Sendable {
         state.withLock { state in
             state.server = server
             state.advertiser = advertiser
+            state.shownAddress = shown
         }
         reporter.advertising(address: shown, name: persona.name, mode: persona.mode)
     }
 
-    private func localCharacteristic(_ characteristic: RealTimeDevice.Persona.Characteristic) -> LocalCharacteristic {
+    private func localCharacteristic(_ characteristic: RealTimeDevice.Persona.Characteristic)
+        -> LocalCharacteristic
+    {
         let uuid = characteristic.uuid
         let writable = !characteristic.properties.isDisjoint(with: [.write, .writeWithoutResponse])
         let onWrite: LocalCharacteristic.WriteHandler = { [self] value in received(uuid, value) }

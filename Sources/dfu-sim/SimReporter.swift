@@ -22,16 +22,22 @@ struct SimReporter: Sendable {
                 uniqueKeysWithValues: snapshot.images.map { type, image in
                     (
                         type.rawValue,
-                        ["size": image.size, "sha256": image.sha256, "version": image.version.map { $0 as Any } ?? NSNull()]
+                        [
+                            "size": image.size, "sha256": image.sha256,
+                            "version": image.version.map { $0 as Any } ?? NSNull(),
+                        ]
                             as [String: Any]
                     )
                 })
             line([
-                "event": "simulator", "device": snapshot.address, "mode": snapshot.mode.rawValue, "images": images,
+                "event": "simulator", "device": snapshot.address, "mode": snapshot.mode.rawValue,
+                "images": images,
                 "activations": snapshot.activations,
             ])
         } else {
-            line("\(snapshot.name) at \(snapshot.address) runs its \(snapshot.mode.rawValue); \(snapshot.activations) activation(s)")
+            line(
+                "\(snapshot.name) at \(snapshot.address) runs its \(snapshot.mode.rawValue); \(snapshot.activations) activation(s)"
+            )
             for (type, image) in snapshot.images.sorted(by: { $0.key < $1.key }) {
                 let version = image.version.map { " version \($0)" } ?? ""
                 line("  \(type.rawValue): \(image.size) bytes\(version), sha256 \(image.sha256)")

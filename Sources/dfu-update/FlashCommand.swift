@@ -130,7 +130,8 @@ struct FlashCommand: AsyncParsableCommand {
         } catch let error as SimulationOptionsError {
             let failure =
                 error.isMissingFile
-                ? CommandFailure(errorClass: "file_not_found", message: error.description, exitCode: .fileNotFound)
+                ? CommandFailure(
+                    errorClass: "file_not_found", message: error.description, exitCode: .fileNotFound)
                 : CommandFailure(errorClass: "usage", message: error.description, exitCode: .usage)
             throw failure.report(json: json)
         } catch let error as SimulatorConfigurationError {

@@ -23,7 +23,8 @@ class DFUThroughBlueZTestCase: XCTestCase {
 
     /// Starts `dfu-sim --simulate KIND ARGUMENTS…` and waits until it advertises; returns it and
     /// the address it advertises at.
-    func simulate(_ kind: String, _ arguments: [String] = []) async throws -> (SimulatedDeviceProcess, String) {
+    func simulate(_ kind: String, _ arguments: [String] = []) async throws -> (SimulatedDeviceProcess, String)
+    {
         let simulator = try SimulatedDeviceProcess(kind, arguments)
         simulators.append(simulator)
         let advertising = try await simulator.waitForAdvertising()
@@ -49,7 +50,9 @@ class DFUThroughBlueZTestCase: XCTestCase {
 
     /// Runs `dfu-update flash PACKAGE --device DEVICE --adapter hci0 --json ARGUMENTS…`;
     /// `package` is relative to the repository.
-    func flash(_ package: String, device: String, _ arguments: [String] = [], timeout: Duration = .seconds(180))
+    func flash(
+        _ package: String, device: String, _ arguments: [String] = [], timeout: Duration = .seconds(180)
+    )
         async throws -> Flash
     {
         let result = try await SystemTestEnvironment.run(
@@ -89,11 +92,15 @@ extension DFUThroughBlueZTestCase {
 
     /// Asserts that the device holds the package's application image, byte for byte.
     func assertHoldsApplication(
-        of package: String, _ simulatorEvent: [String: Any], file: StaticString = #filePath, line: UInt = #line
+        of package: String, _ simulatorEvent: [String: Any], file: StaticString = #filePath,
+        line: UInt = #line
     ) async throws {
         let sent = try await packageImages(package).last { $0["type"] as? String == "application" }
         let held = image("application", in: simulatorEvent)
-        XCTAssertEqual(held?["sha256"] as? String, sent?["sha256"] as? String, "\(simulatorEvent)", file: file, line: line)
-        XCTAssertEqual(held?["size"] as? Int, sent?["size"] as? Int, "\(simulatorEvent)", file: file, line: line)
+        XCTAssertEqual(
+            held?["sha256"] as? String, sent?["sha256"] as? String, "\(simulatorEvent)", file: file,
+            line: line)
+        XCTAssertEqual(
+            held?["size"] as? Int, sent?["size"] as? Int, "\(simulatorEvent)", file: file, line: line)
     }
 }

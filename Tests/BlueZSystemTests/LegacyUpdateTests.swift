@@ -13,9 +13,11 @@ final class LegacyUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(flash.states.first, "connecting")
         XCTAssertTrue(flash.states.contains("enabling_dfu_mode"), "\(flash.states)")
         XCTAssertEqual(flash.states.last, "completed")
+        try await simulator.waitForAdvertising(count: 3)
         let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
         // An SDK 11 application hands its peer data to the bootloader, which keeps the address.
-        XCTAssertEqual(advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
+        XCTAssertEqual(
+            advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
         let held = try await simulator.stop()
         XCTAssertEqual(held["mode"] as? String, "application")
         XCTAssertEqual(held["activations"] as? Int, 1)
@@ -43,15 +45,14 @@ final class LegacyUpdateTests: DFUThroughBlueZTestCase {
     }
 
     func testAnImageOfWholePacketReceiptIntervalsCompletes() async throws {
-        // 20000 bytes: 1000 packets of 20 bytes, so the last packet completes a receipt interval
-        // of 10; an SDK 11 bootloader answers it with the Receive Firmware Image response only.
-        let package = "Firmware/legacy_app.zip"
+        // 205 packets of 20 bytes with a receipt every 5: the last packet completes an interval,
+        // and an SDK 11 bootloader answers it with the Receive Firmware Image response only.
         let (simulator, address) = try await simulate("legacy")
-        let flash = try await flash(package, device: address)
+        let flash = try await flash(application, device: address, ["--prn", "5"])
         XCTAssertEqual(flash.status, 0, "\(flash.events) \(flash.stderr)")
         XCTAssertEqual(flash.resultName, "completed")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1)
-        try await assertHoldsApplication(of: package, held)
+        try await assertHoldsApplication(of: application, held)
     }
 }

@@ -12,6 +12,7 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(flash.status, 0, "\(flash.events) \(flash.stderr)")
         XCTAssertEqual(flash.resultName, "completed")
         XCTAssertEqual(flash.states, Self.buttonlessStates, "\(flash.events)")
+        try await simulator.waitForAdvertising(count: 3)
         let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
         XCTAssertEqual(
             advertised,
@@ -27,8 +28,10 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         let flash = try await flash(application, device: address)
         XCTAssertEqual(flash.resultName, "completed", "\(flash.events) \(flash.stderr)")
         XCTAssertEqual(flash.states, Self.buttonlessStates, "\(flash.events)")
+        try await simulator.waitForAdvertising(count: 3)
         let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
-        XCTAssertEqual(advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
+        XCTAssertEqual(
+            advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1)
         try await assertHoldsApplication(of: application, held)
@@ -61,7 +64,8 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(flash.resultName, "skipped")
         let version = flash.events.first { $0["event"] as? String == "version" }
         XCTAssertEqual(version?["decision"] as? String, "skip")
-        XCTAssertEqual(simulator.advertisements.count, 1, "the device was not reset")
+        // It advertises again after the updater disconnects, but never reset into its bootloader.
+        XCTAssertEqual(Set(simulator.advertisements.compactMap { $0["mode"] as? String }), ["application"])
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 0)
     }
@@ -81,7 +85,8 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
 
     func testAnInitPacketSignedByAnotherKeyIsRejected() async throws {
         let key = FileManager.default.temporaryDirectory.appendingPathComponent("other-key-\(UUID()).pem")
-        try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(to: key, atomically: true, encoding: .utf8)
+        try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(
+            to: key, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: key) }
         let (simulator, address) = try await simulate("secure", ["--sim-public-key", key.path])
         let flash = try await flash(application, device: address, ["--retries", "0"])
@@ -106,8 +111,9 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
     }
 
     func testCtrlCAbortsAndTheDeviceTakesTheUpdateAgain() async throws {
-        let package = "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip"
-        let (simulator, address) = try await simulate("secure")
+        // Slow page erases keep the update going long enough to be interrupted.
+        let package = application
+        let (simulator, address) = try await simulate("secure", ["--sim-fault", "slow-flash=400"])
         let interrupted = try await SystemTestEnvironment.runInterrupted(
             SystemTestEnvironment.dfuUpdateExecutable,
             [
@@ -128,6 +134,7 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
 
     /// What an update through buttonless DFU reports, the same as against the in-process simulator.
     static let buttonlessStates = [
-        "connecting", "enabling_dfu_mode", "starting", "uploading", "validating", "disconnecting", "completed",
+        "connecting", "enabling_dfu_mode", "starting", "uploading", "validating", "disconnecting",
+        "completed",
     ]
 }

@@ -58,7 +58,9 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
         while advertisements.count < count {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 throw SimulatorNotAdvertising(
-                    description: "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout): \(stderr)")
+                    description:
+                        "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout): \(stderr)"
+                )
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -70,7 +72,9 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
     func stop(file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
         if process.isRunning { process.interrupt() }
         let deadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         if process.isRunning {
             process.terminate()
             XCTFail("dfu-sim did not exit within 20 s of SIGINT", file: file, line: line)

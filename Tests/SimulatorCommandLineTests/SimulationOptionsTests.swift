@@ -20,8 +20,10 @@ final class FaultArgumentTests: XCTestCase {
 
     func testRejectsMalformedFaultsSayingWhy() {
         let cases = [
-            ("disconnect-at", "NAME=NUMBER"), ("crc-error=0", "at least 1"), ("drop-notification=x", "NAME=NUMBER"),
-            ("explode=1", "unknown fault 'explode'"), ("=3", "NAME=NUMBER"), ("reject-connect=-1", "at least 1"),
+            ("disconnect-at", "NAME=NUMBER"), ("crc-error=0", "at least 1"),
+            ("drop-notification=x", "NAME=NUMBER"),
+            ("explode=1", "unknown fault 'explode'"), ("=3", "NAME=NUMBER"),
+            ("reject-connect=-1", "at least 1"),
         ]
         for (spec, reason) in cases {
             XCTAssertNil(SimulatedFault(argument: spec), spec)
@@ -53,7 +55,8 @@ final class SimulationOptionsTests: XCTestCase {
 
     private func keyFile() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sim-key-\(UUID()).pem")
-        try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(to: url, atomically: true, encoding: .utf8)
+        try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(
+            to: url, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
@@ -78,7 +81,8 @@ final class SimulationOptionsTests: XCTestCase {
     }
 
     func testDefaultsAreTheContracts() throws {
-        let configuration = try SimulationOptions.parse(["--simulate", "secure"]).configuration(address: address)
+        let configuration = try SimulationOptions.parse(["--simulate", "secure"]).configuration(
+            address: address)
         XCTAssertEqual(configuration.kind, .secure)
         XCTAssertEqual(configuration.name, "DfuSim")
         XCTAssertEqual(configuration.legacyDFUVersion, LegacyDFUVersion(major: 0, minor: 8))
@@ -118,7 +122,8 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertThrowsError(try key.configuration(address: address)) { error in
             let error = error as? SimulationOptionsError
             XCTAssertEqual(error?.isMissingFile, true)
-            XCTAssertTrue(error?.description.contains("--sim-public-key") == true, "\(String(describing: error))")
+            XCTAssertTrue(
+                error?.description.contains("--sim-public-key") == true, "\(String(describing: error))")
         }
     }
 }

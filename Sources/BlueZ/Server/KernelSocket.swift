@@ -18,7 +18,8 @@ final class KernelSocket {
 
     /// Opens the raw channel of controller `index` (`hciN`), or the management channel (index nil).
     init(_ channel: Channel, controller index: UInt16? = nil) throws {
-        let fd = socket(Self.addressFamily, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Self.hciProtocol)
+        let fd = socket(
+            Self.addressFamily, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Self.hciProtocol)
         guard fd >= 0 else { throw Self.failure("open a Bluetooth socket") }
         // struct sockaddr_hci { sa_family_t family; unsigned short dev; unsigned short channel; }
         var address: [UInt16] = [UInt16(Self.addressFamily), index ?? Self.noDevice, channel.rawValue]

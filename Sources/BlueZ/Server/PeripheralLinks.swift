@@ -51,7 +51,9 @@ public final class PeripheralLinks: Sendable {
         }
         watcher = Task {
             for await signal in signals {
-                if let added = signal.interfacesAdded, let properties = added.interfaces[BlueZ.deviceInterface] {
+                if let added = signal.interfacesAdded,
+                    let properties = added.interfaces[BlueZ.deviceInterface]
+                {
                     Self.note(properties, at: added.path, types: addressTypes, continuation)
                 } else if let change = signal.propertiesChanged, change.interface == BlueZ.deviceInterface {
                     Self.note(change.changed, at: signal.path, types: addressTypes, continuation)
@@ -87,7 +89,8 @@ public final class PeripheralLinks: Sendable {
             do {
                 let kernel = try KernelSocket(.control)
                 // MGMT_OP_DISCONNECT: address, address type (1 LE public, 2 LE random)
-                try kernel.management(0x0014, controller: index, peer.wireOrder + [type], timeout: .seconds(3))
+                try kernel.management(
+                    0x0014, controller: index, peer.wireOrder + [type], timeout: .seconds(3))
                 return
             } catch {}
         }

@@ -18,7 +18,8 @@ public final class StaticAddressAdvertiser: Sendable {
     /// Opens the raw HCI channel of `adapter` (`hciN`); throws without root.
     public init(adapter: String) throws {
         guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
-            throw GATTError.bluetoothUnavailable("raw advertising needs an adapter named hciN, not \(adapter)")
+            throw GATTError.bluetoothUnavailable(
+                "raw advertising needs an adapter named hciN, not \(adapter)")
         }
         socket = Locked(try KernelSocket(.raw, controller: index))
     }
@@ -69,14 +70,17 @@ public final class StaticAddressAdvertiser: Sendable {
     static func advertisingData(_ advertisement: LocalAdvertisement) -> [UInt8] {
         var data: [UInt8] = [0x02, 0x01, 0x06]
         let short = advertisement.serviceUUIDs.compactMap(\.shortValue)
-        if !short.isEmpty { data += [UInt8(1 + 2 * short.count), 0x03] + short.flatMap(KernelSocket.littleEndian) }
+        if !short.isEmpty {
+            data += [UInt8(1 + 2 * short.count), 0x03] + short.flatMap(KernelSocket.littleEndian)
+        }
         for uuid in advertisement.serviceUUIDs where uuid.shortValue == nil {
             data += [17, 0x07] + uuid.wireOrder
         }
         if let name = advertisement.localName, data.count + 2 < 31 {
             let bytes = Array(name.utf8)
             let room = 31 - data.count - 2
-            data += [UInt8(min(bytes.count, room) + 1), bytes.count > room ? 0x08 : 0x09] + bytes.prefix(room)
+            data +=
+                [UInt8(min(bytes.count, room) + 1), bytes.count > room ? 0x08 : 0x09] + bytes.prefix(room)
         }
         return data
     }
@@ -86,6 +90,8 @@ extension BluetoothUUID {
     /// The 16 bytes of the full UUID, least significant first (as advertising data carries them).
     var wireOrder: [UInt8] {
         let hex = Array(uuidString.filter(\.isHexDigit).utf8)
-        return stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }.reversed()
+        return stride(from: 0, to: hex.count, by: 2).map {
+            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        }.reversed()
     }
 }
