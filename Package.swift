@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BlueZ", targets: ["BlueZ"]),
         .executable(name: "dfu-update", targets: ["dfu-update"]),
         .executable(name: "dfu-bench", targets: ["dfu-bench"]),
+        .executable(name: "dfu-sim", targets: ["dfu-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,11 +51,18 @@ let package = Package(
         .target(
             name: "DFUSimulator",
             dependencies: ["NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
+        // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
+        .target(
+            name: "SimulatorCommandLine",
+            dependencies: [
+                "DFUSimulator", "NordicDFU", "GATT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         .executableTarget(
             name: "dfu-update",
             dependencies: [
-                "NordicDFU", "DFUSimulator", "BlueZ",
+                "NordicDFU", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -62,6 +70,14 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "NordicDFU", "DFUSimulator", "BlueZ", "CZlib",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // Serves a simulated device on a BlueZ adapter.
+        .executableTarget(
+            name: "dfu-sim",
+            dependencies: [
+                "DFUSimulator", "BlueZ", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -78,6 +94,17 @@ let package = Package(
             name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
         .testTarget(
             name: "FleetTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
-        .testTarget(name: "BlueZSystemTests", dependencies: ["BlueZ", "DBus", "GATT", "TestSupport"]),
+        .testTarget(
+            name: "SimulatorCommandLineTests",
+            dependencies: [
+                "SimulatorCommandLine", "DFUSimulator", "NordicDFU", "GATT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "BlueZSystemTests",
+            dependencies: [
+                "BlueZ", "DBus", "GATT", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
     ]
 )

@@ -45,7 +45,7 @@ echo "== system tests in the VM (real bluetoothd, two virtual controllers)"
 classes=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\(BlueZSystemTests\.[A-Za-z]*\)/.*|\1|p' | sort -u | paste -sd, -)
 [ -n "$classes" ] || { echo "error: no BlueZSystemTests in $bundle" >&2; exit 1; }
 set +e
-scripts/vm/run.sh --timeout 420 "$bundle" "$classes" 2>&1 | tee .build/vm-tests.log
+scripts/vm/run.sh --timeout 600 "$bundle" "$classes" 2>&1 | tee .build/vm-tests.log
 status=${PIPESTATUS[0]}
 set -e
 # A run in which everything skipped would pass silently: the VM must really run them.

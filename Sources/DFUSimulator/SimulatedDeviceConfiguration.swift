@@ -91,27 +91,6 @@ public struct SimulatedDeviceConfiguration: Sendable {
             throw SimulatorConfigurationError("command object maximum size \(commandObjectMaximumSize)")
         }
     }
-
-    /// Parses `--sim-dfu-version`: `0.5` … `0.8`.
-    public static func parseLegacyDFUVersion(_ text: String) throws(SimulatorConfigurationError)
-        -> LegacyDFUVersion
-    {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let major = UInt8(parts[0]), let minor = UInt8(parts[1]), major == 0,
-            (5...8).contains(minor)
-        else { throw SimulatorConfigurationError("--sim-dfu-version '\(text)': use 0.5, 0.6, 0.7 or 0.8") }
-        return LegacyDFUVersion(major: major, minor: minor)
-    }
-
-    /// Parses a decimal or `0x` hexadecimal number (`--sim-hw-version`, `--sim-sd-id`).
-    public static func parseInteger<T: FixedWidthInteger>(_ text: String, as _: T.Type = T.self)
-        throws(SimulatorConfigurationError) -> T
-    {
-        let lower = text.lowercased()
-        let value = lower.hasPrefix("0x") ? T(lower.dropFirst(2), radix: 16) : T(lower)
-        guard let value else { throw SimulatorConfigurationError("'\(text)' is not a number in range") }
-        return value
-    }
 }
 
 /// nrfutil's version convention: x.y.z ↔ x·10000 + y·100 + z.

@@ -12,36 +12,7 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
     /// Every 4 KiB page erase takes this long instead of the nRF52's 85 ms.
     case slowFlash(Duration)
 
-    /// Parses `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `reject-connect=K` or
-    /// `slow-flash=MS`.
-    public init(parsing spec: String) throws(SimulatorConfigurationError) {
-        let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let value = Int(parts[1]) else {
-            throw SimulatorConfigurationError(
-                "fault '\(spec)' is not NAME=NUMBER; use one of \(Self.names.joined(separator: ", "))")
-        }
-        let minimum = parts[0] == "disconnect-at" || parts[0] == "slow-flash" ? 0 : 1
-        guard value >= minimum else {
-            throw SimulatorConfigurationError("fault '\(spec)': the number must be at least \(minimum)")
-        }
-        switch parts[0] {
-        case "disconnect-at": self = .disconnectAt(bytes: value)
-        case "drop-notification": self = .dropNotification(value)
-        case "crc-error": self = .crcError(value)
-        case "reject-connect": self = .rejectConnect(value)
-        case "slow-flash": self = .slowFlash(.milliseconds(value))
-        default:
-            throw SimulatorConfigurationError(
-                "unknown fault '\(parts[0])'; use one of \(Self.names.joined(separator: ", "))")
-        }
-    }
-
-    /// The fault names the parser accepts.
-    public static let names = [
-        "disconnect-at", "drop-notification", "crc-error", "reject-connect", "slow-flash",
-    ]
-
-    /// The spec this fault was parsed from.
+    /// The fault as `--sim-fault` spells it.
     public var description: String {
         switch self {
         case .disconnectAt(let bytes): "disconnect-at=\(bytes)"

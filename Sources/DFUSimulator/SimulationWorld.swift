@@ -166,11 +166,6 @@ extension SimulationWorld.State {
     )
         -> DeviceOutput
     {
-        // Take the firmware out so its buffers stay uniquely referenced while it runs.
-        var firmware = devices[index].firmware
-        devices[index].firmware = .off
-        let output = firmware.write(characteristic, value, at: time, core: &devices[index].core)
-        if case .off = devices[index].firmware { devices[index].firmware = firmware }
-        return output
+        devices[index].deliver(value, to: characteristic, at: time)
     }
 }

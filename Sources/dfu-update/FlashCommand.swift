@@ -3,6 +3,7 @@ import DFUSimulator
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// `dfu-update flash`: sends a DFU package to one device.
 struct FlashCommand: ContractCommand {
@@ -82,7 +83,7 @@ struct FlashCommand: ContractCommand {
     var forceBootloader = false
 
     func validate() throws {
-        if device == nil, !simulation.isSimulating { throw ValidationError("--device is required") }
+        if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
         guard (20...512).contains(packetSize) else { throw ValidationError("--packet-size must be 20…512") }
         guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0…100") }
         if let prepareDelay, !(0...5000).contains(prepareDelay) {
@@ -93,13 +94,11 @@ struct FlashCommand: ContractCommand {
     func run() async throws {
         let firmware = try DFUPackage(contentsOf: URL(fileURLWithPath: package))
         try firmware.checkBootloadersCanVerify()
-        let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.defaultAddress)
+        let target = device.map(DeviceIdentifier.init) ?? .address(Self.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
-        if simulation.isSimulating {
-            let simulator = try SimulatedCentral(devices: [
-                simulation.configuration(device: device.map(DeviceIdentifier.init))
-            ])
+        if simulation.simulate != nil {
+            let simulator = try SimulatedCentral(devices: [simulatedDevice(target)])
             simulated = simulator
             central = simulator
         } else {
@@ -126,6 +125,18 @@ struct FlashCommand: ContractCommand {
         case .aborted, nil: throw ExitCode.interrupted
         case .failed(let failure):
             throw failure.error == .bluetoothDisabled ? ExitCode.bluetoothUnavailable : ExitCode.updateFailed
+        }
+    }
+
+    /// The address a simulated device gets when `--device` is not an address.
+    static let simulatedDeviceAddress = "C0:DE:00:00:00:10"
+
+    /// The simulated device `--simulate` and the `--sim-*` options describe, found as `target`.
+    private func simulatedDevice(_ target: DeviceIdentifier) throws -> SimulatedDeviceConfiguration {
+        switch target {
+        case .address(let text): try simulation.configuration(address: BluetoothAddress(text)!)
+        case .name(let name):
+            try simulation.configuration(address: BluetoothAddress(Self.simulatedDeviceAddress)!, name: name)
         }
     }
 

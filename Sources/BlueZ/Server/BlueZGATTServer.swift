@@ -101,6 +101,26 @@ public final class BlueZGATTServer: Sendable {
         return true
     }
 
+    /// Registers the advertisements again: after a central disconnected, not every controller
+    /// (btvirt under kernel 6.1) resumes advertising by itself.
+    public func restartAdvertising() async throws {
+        for path in advertisementPaths {
+            _ = try? await bus.call(
+                adapter.path, BlueZ.advertisingManagerInterface, "UnregisterAdvertisement",
+                [.objectPath(path)],
+                timeout: .seconds(5))
+        }
+        for path in advertisementPaths {
+            do {
+                _ = try await bus.call(
+                    adapter.path, BlueZ.advertisingManagerInterface, "RegisterAdvertisement",
+                    [.objectPath(path), .propertyDictionary([])], timeout: .seconds(20))
+            } catch {
+                throw gattError(error, "advertising on \(adapterName)", device: adapterName)
+            }
+        }
+    }
+
     /// Stops advertising, unregisters the application and leaves the bus (bluetoothd then drops
     /// the services; connected centrals stay connected).
     public func stop() async {

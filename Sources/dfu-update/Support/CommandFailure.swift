@@ -3,6 +3,7 @@ import DFUSimulator
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// A failure as the contract reports it (docs/cli-contract.md, "Errors"): with `--json` one
 /// object on stdout, `{"error": {"class": …, "message": …}}`, otherwise `error: message` on
@@ -40,6 +41,10 @@ struct CommandFailure: Error {
                 exitCode: error.errorClass == "bluetooth_unavailable" ? .bluetoothUnavailable : .updateFailed)
         case let error as SimulatorConfigurationError:
             self.init(usage: error.description)
+        case let error as SimulationOptionsError:
+            self.init(
+                errorClass: error.isMissingFile ? "file_not_found" : "usage", message: error.description,
+                exitCode: error.isMissingFile ? .fileNotFound : .usage)
         default:
             return nil
         }

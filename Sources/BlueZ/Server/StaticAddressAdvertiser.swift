@@ -1,0 +1,97 @@
+import Foundation
+import GATT
+
+/// Advertises (connectable, undirected) from a random static address on one controller, with raw
+/// HCI commands beside the kernel: LE Set Random Address, LE Set Advertising Parameters (own
+/// address random), advertising data, enable. The adapter's identity stays untouched, so
+/// bluetoothd serves its registered GATT applications on links to this address; a central sees
+/// the random address (docs/dfu-sim.md, "Address + 1"). Needs root (raw HCI socket).
+///
+/// Advertising is switched off and on again every second: some controllers (btvirt) report an
+/// advertiser to scanners only when advertising starts.
+public final class StaticAddressAdvertiser: Sendable {
+    private static let leGroup: UInt16 = 0x08
+    private let socket: Locked<KernelSocket>
+    private let paused = Locked(false)
+    private let refresher = Locked<Task<Void, Never>?>(nil)
+
+    /// Opens the raw HCI channel of `adapter` (`hciN`); throws without root.
+    public init(adapter: String) throws {
+        guard adapter.hasPrefix("hci"), let index = UInt16(adapter.dropFirst(3)) else {
+            throw GATTError.bluetoothUnavailable(
+                "raw advertising needs an adapter named hciN, not \(adapter)")
+        }
+        socket = Locked(try KernelSocket(.raw, controller: index))
+    }
+
+    /// Starts advertising `advertisement` from `address`.
+    public func start(address: BluetoothAddress, advertisement: LocalAdvertisement) throws {
+        let data = Self.advertisingData(advertisement)
+        try socket.withLock { kernel in
+            try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])  // advertising off
+            try kernel.sendCommand(group: Self.leGroup, command: 0x0005, address.wireOrder)  // random address
+            // interval 100 ms (0x00A0 × 0.625 ms), ADV_IND, own address random, no peer, 3 channels
+            try kernel.sendCommand(
+                group: Self.leGroup, command: 0x0006,
+                [0xA0, 0x00, 0xA0, 0x00, 0x00, 0x01, 0x00] + [UInt8](repeating: 0, count: 6) + [0x07, 0x00])
+            try kernel.sendCommand(
+                group: Self.leGroup, command: 0x0008,
+                [UInt8(data.count)] + data + [UInt8](repeating: 0, count: 31 - data.count))
+            try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+        }
+        let socket = socket
+        let paused = paused
+        let task = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled, !paused.withLock({ $0 }) else { continue }
+                socket.withLock { kernel in
+                    try? kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
+                    try? kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+                }
+            }
+        }
+        refresher.withLock { $0 = task }
+    }
+
+    /// While a central is connected the controller does not advertise; do not switch it back on.
+    public func setPaused(_ isPaused: Bool) {
+        paused.withLock { $0 = isPaused }
+    }
+
+    /// Stops advertising.
+    public func stop() {
+        refresher.withLock { $0?.cancel() }
+        socket.withLock { try? $0.sendCommand(group: Self.leGroup, command: 0x000A, [0x00]) }
+    }
+
+    /// Flags (LE general discoverable, no BR/EDR), the complete service UUID lists, then the
+    /// name, shortened to what fits in 31 bytes.
+    static func advertisingData(_ advertisement: LocalAdvertisement) -> [UInt8] {
+        var data: [UInt8] = [0x02, 0x01, 0x06]
+        let short = advertisement.serviceUUIDs.compactMap(\.shortValue)
+        if !short.isEmpty {
+            data += [UInt8(1 + 2 * short.count), 0x03] + short.flatMap(KernelSocket.littleEndian)
+        }
+        for uuid in advertisement.serviceUUIDs where uuid.shortValue == nil {
+            data += [17, 0x07] + uuid.wireOrder
+        }
+        if let name = advertisement.localName, data.count + 2 < 31 {
+            let bytes = Array(name.utf8)
+            let room = 31 - data.count - 2
+            data +=
+                [UInt8(min(bytes.count, room) + 1), bytes.count > room ? 0x08 : 0x09] + bytes.prefix(room)
+        }
+        return data
+    }
+}
+
+extension BluetoothUUID {
+    /// The 16 bytes of the full UUID, least significant first (as advertising data carries them).
+    var wireOrder: [UInt8] {
+        let hex = Array(uuidString.filter(\.isHexDigit).utf8)
+        return stride(from: 0, to: hex.count, by: 2).map {
+            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        }.reversed()
+    }
+}

@@ -1,0 +1,38 @@
+import DFUSimulator
+import Foundation
+import GATT
+import NordicDFU
+
+extension SimulatedDeviceConfiguration {
+    /// The simulated device of an inventory entry with a `simulate` object, read as the same
+    /// `--simulate`/`--sim-*` options `dfu-update flash` takes. An entry named by address
+    /// advertises there; one named by name advertises that name at an address made from `index`
+    /// (`C0:DE:00:01:HH:LL`, the low octet even so that address + 1 stays in the block).
+    public init(fleetEntry entry: FleetDeviceEntry, index: Int) throws(SimulatorConfigurationError) {
+        guard let spec = entry.simulate else {
+            throw SimulatorConfigurationError("device '\(entry.device)' has no simulate object")
+        }
+        let fallback = String(format: "C0:DE:00:01:%02X:%02X", (index >> 7) & 0xFF, (index << 1) & 0xFF)
+        var address = BluetoothAddress(fallback)!
+        var name: String?
+        switch DeviceIdentifier(entry.device) {
+        case .address(let text): address = BluetoothAddress(text)!
+        case .name(let text): name = text
+        }
+        var arguments = ["--simulate", spec.kind]
+        let values: [(String, String?)] = [
+            ("--sim-dfu-version", spec.dfuVersion), ("--sim-firmware-version", spec.firmwareVersion),
+            ("--sim-hw-version", spec.hwVersion), ("--sim-sd-id", spec.sdId),
+            ("--sim-public-key", spec.publicKey), ("--sim-mtu", spec.mtu.map(String.init)),
+        ]
+        for case (let option, let value?) in values { arguments += [option, value] }
+        for fault in spec.faults { arguments += ["--sim-fault", fault] }
+        do {
+            self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)
+        } catch {
+            let reason =
+                (error as? SimulationOptionsError)?.description ?? SimulationOptions.message(for: error)
+            throw SimulatorConfigurationError("device '\(entry.device)': \(reason)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import BlueZ
+import DFUSimulator
+import Foundation
+import GATT
+import SimulatorCommandLine
+
+@main
+struct DFUSimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dfu-sim",
+        abstract: "Serve a simulated Nordic nRF5 device on a Bluetooth adapter, for DFU clients to update.",
+        discussion: """
+            Runs the same device model as `dfu-update flash --simulate` (bootloaders, flash, \
+            faults; docs/simulator.md), but on a real adapter through bluetoothd: it registers \
+            the running firmware's GATT table and advertises, and any DFU client (dfu-update, a \
+            phone's DFU app, nrf-ota) can update it. Across every reset it re-registers the new \
+            firmware's table and advertises again; a bootloader entered through buttonless DFU \
+            without bonds advertises at the application's address + 1 (this needs root: raw HCI; \
+            docs/dfu-sim.md). Stop it with Ctrl-C: it then says what the device holds.
+
+            With --json it prints JSON Lines: {"event":"advertising","device":"…","name":"…",\
+            "mode":"application"|"bootloader"} each time the device (re)starts advertising, and \
+            on SIGINT/SIGTERM the contract's simulator event (docs/cli-contract.md) before it \
+            exits 0.
+
+            Examples:
+              dfu-sim --simulate secure-app --adapter hci1
+              dfu-sim --simulate legacy --adapter hci1 --json
+              dfu-sim --simulate secure --sim-public-key key.pem --sim-fault disconnect-at=8192
+            """)
+
+    @OptionGroup var simulation: SimulationOptions
+
+    @Option(help: "The Bluetooth adapter to serve on: hciN or its address (default: the first one).")
+    var adapter: String?
+
+    @Option(help: "The name the application advertises (DfuSim).")
+    var name: String?
+
+    @Flag(help: "Print JSON Lines events (see above).")
+    var json = false
+
+    func validate() throws {
+        if simulation.simulate == nil {
+            throw ValidationError(
+                "--simulate KIND is required: \(SimulatedDeviceKind.names.joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let reporter = SimReporter(json: json)
+        let stop = TerminationSignal()
+        do {
+            let links = try await PeripheralLinks.watch(adapter: adapter)
+            let device = try RealTimeDevice(
+                configuration: simulation.configuration(
+                    address: BluetoothAddress(links.adapterAddress)!, name: name))
+            let host = DeviceHost(device: device, links: links, reporter: reporter)
+            try await host.start()
+            await stop.wait()
+            await host.stop()
+            reporter.simulator(device.snapshot)
+        } catch let error as SimulationOptionsError {
+            throw reporter.fail(
+                error.isMissingFile ? "file_not_found" : "usage", error.description,
+                exitCode: error.isMissingFile ? 66 : 64)
+        } catch let error as SimulatorConfigurationError {
+            throw reporter.fail("usage", error.description, exitCode: 64)
+        } catch let error as GATTError {
+            if case .bluetoothUnavailable = error {
+                throw reporter.fail("bluetooth_unavailable", error.description, exitCode: 69)
+            }
+            throw reporter.fail("operation_failed", error.description, exitCode: 1)
+        }
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (which then no longer end the process by themselves).
+final class TerminationSignal: @unchecked Sendable {
+    private let received = AsyncStream<Void>.makeStream()
+    /// Kept alive while waiting; set once in `init`.
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let received = received
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.continuation.yield() }
+            source.resume()
+            return source
+        }
+    }
+
+    func wait() async {
+        for await _ in received.stream { return }
+    }
+}

@@ -1,0 +1,232 @@
+import BlueZ
+import DFUSimulator
+import GATT
+
+/// Serves a `RealTimeDevice` on a BlueZ adapter: registers the running firmware's GATT table and
+/// advertises it, hands every write to the device and answers it at once, sends the device's
+/// notifications when they are due, drops the link when the device does, and re-registers across
+/// every reset (docs/dfu-sim.md).
+final class DeviceHost: Sendable {
+    private struct State {
+        var server: BlueZGATTServer?
+        var advertiser: StaticAddressAdvertiser?
+        /// The connected central's address.
+        var central: String?
+        /// From the write that makes the device drop its link until it is up again: later writes
+        /// are answered but not delivered (the device is gone).
+        var dropping = false
+        /// From the write that resets the device until its new persona is served.
+        var rebooting = false
+        /// The address the current persona advertises at.
+        var shownAddress = ""
+        /// When the last write was handed over or the last notification sent: the link drops
+        /// only once both had time to go out.
+        var lastExchange = ContinuousClock.now
+        var stopped = false
+    }
+
+    private enum Action: Sendable {
+        case notify(BluetoothUUID, [UInt8], due: ContinuousClock.Instant)
+        case dropLink(rebootDelay: Duration?)
+    }
+
+    private let device: RealTimeDevice
+    private let links: PeripheralLinks
+    private let reporter: SimReporter
+    private let state = Locked(State())
+    private let actions = AsyncStream<Action>.makeStream()
+    private let workers = Locked<[Task<Void, Never>]>([])
+
+    init(device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter) {
+        self.device = device
+        self.links = links
+        self.reporter = reporter
+    }
+
+    /// Serves the device's first persona and starts following links and reactions.
+    func start() async throws {
+        try await serve(device.persona)
+        let linkWatcher = Task { [self] in
+            for await event in links.events { await linkChanged(event) }
+        }
+        let actionRunner = Task { [self] in
+            for await action in actions.stream { await carryOut(action) }
+        }
+        workers.withLock { $0 = [linkWatcher, actionRunner] }
+    }
+
+    /// Drops the central's link (a link left up poisons the central's next one), stops serving,
+    /// and lets a reset already under way finish, so that the device's state is what it boots.
+    func stop() async {
+        let central = state.withLock { state in
+            state.stopped = true
+            return state.central
+        }
+        workers.withLock { $0.forEach { $0.cancel() } }
+        if let central { await links.disconnect(central) }
+        await stopServing()
+        device.reboot()
+    }
+
+    // MARK: - writes and reactions
+
+    /// A central wrote `value`: the device handles it now; what it does follows in order.
+    private func received(_ characteristic: BluetoothUUID, _ value: [UInt8]) {
+        let delivered = state.withLock { state in
+            state.lastExchange = .now
+            return !state.dropping
+        }
+        guard delivered else { return }
+        let reaction = device.write(characteristic, value)
+        let now = ContinuousClock.now
+        for notification in reaction.notifications {
+            actions.continuation.yield(
+                .notify(notification.characteristic, notification.value, due: now + notification.after))
+        }
+        if reaction.dropsLink {
+            state.withLock { state in
+                state.dropping = true
+                state.rebooting = reaction.reboots
+            }
+            actions.continuation.yield(.dropLink(rebootDelay: reaction.rebootDelay))
+        }
+    }
+
+    private func carryOut(_ action: Action) async {
+        switch action {
+        case .notify(let characteristic, let value, let due):
+            try? await Task.sleep(until: due)
+            let server = state.withLock { state in
+                state.lastExchange = .now
+                return state.server
+            }
+            _ = try? server?.notify(characteristic, value)
+        case .dropLink(let rebootDelay):
+            await dropLink()
+            if let rebootDelay {
+                await stopServing()
+                try? await Task.sleep(for: rebootDelay)
+                guard !state.withLock({ $0.stopped }) else { return }
+                do {
+                    try await serve(device.reboot())
+                } catch {
+                    reporter.warning("the device could not come back after its reset: \(error)")
+                }
+            }
+            state.withLock { state in
+                state.dropping = false
+                state.rebooting = false
+            }
+        }
+    }
+
+    /// Drops the link once no write is pending: bluetoothd 5.66 can crash when an application
+    /// answers a write after its link dropped, so the last answer (and the last notification,
+    /// which the central must see, e.g. Execute's response before the reset) gets 200 ms to go
+    /// out.
+    private func dropLink() async {
+        let settle = Duration.milliseconds(200)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            let quietFrom = min(state.withLock { $0.lastExchange } + settle, deadline)
+            guard ContinuousClock.now < quietFrom else { break }
+            try? await Task.sleep(until: quietFrom)
+        }
+        guard let central = state.withLock({ $0.central }) else { return }
+        await links.disconnect(central)
+        // The link watcher clears `central` when bluetoothd reports the link down.
+        let down = ContinuousClock.now + .seconds(5)
+        while state.withLock({ $0.central }) != nil, ContinuousClock.now < down {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    // MARK: - links
+
+    private func linkChanged(_ event: PeripheralLinks.Event) async {
+        switch event {
+        case .connected(let address):
+            let advertiser = state.withLock { state in
+                state.central = address
+                return state.advertiser
+            }
+            advertiser?.setPaused(true)
+            if !device.connectionAttempt() { await links.disconnect(address) }
+        case .disconnected(let address):
+            let current: State? = state.withLock { state in
+                guard state.central == address else { return nil }
+                state.central = nil
+                return state
+            }
+            guard let current else { return }
+            let advertiser = current.advertiser
+            let advertisesAgain = !current.rebooting && !current.stopped
+            device.linkDropped()
+            advertiser?.setPaused(false)
+            guard advertisesAgain else { return }
+            do {
+                try await current.server?.restartAdvertising()
+                let persona = device.persona
+                reporter.advertising(address: current.shownAddress, name: persona.name, mode: persona.mode)
+            } catch {
+                reporter.warning("the device could not advertise again: \(error)")
+            }
+        }
+    }
+
+    // MARK: - serving a persona
+
+    private func serve(_ persona: RealTimeDevice.Persona) async throws {
+        let services = persona.services.map { service in
+            LocalService(
+                uuid: service.uuid, characteristics: service.characteristics.map(localCharacteristic))
+        }
+        let advertisement = LocalAdvertisement(
+            localName: persona.name, serviceUUIDs: persona.advertisedServices)
+        var shown = persona.address.description
+        var advertiser: StaticAddressAdvertiser?
+        if persona.address != BluetoothAddress(links.adapterAddress) {
+            do {
+                advertiser = try StaticAddressAdvertiser(adapter: links.adapterName)
+            } catch {
+                reporter.warning(
+                    "cannot advertise at \(shown) (\(error)); advertising at the adapter's address instead")
+                shown = links.adapterAddress
+            }
+        }
+        let server = try await BlueZGATTServer.start(
+            adapter: links.adapterName, services: services,
+            advertisements: advertiser == nil ? [advertisement, advertisement] : [])
+        try advertiser?.start(address: persona.address, advertisement: advertisement)
+        state.withLock { state in
+            state.server = server
+            state.advertiser = advertiser
+            state.shownAddress = shown
+        }
+        reporter.advertising(address: shown, name: persona.name, mode: persona.mode)
+    }
+
+    private func localCharacteristic(_ characteristic: RealTimeDevice.Persona.Characteristic)
+        -> LocalCharacteristic
+    {
+        let uuid = characteristic.uuid
+        let writable = !characteristic.properties.isDisjoint(with: [.write, .writeWithoutResponse])
+        let onWrite: LocalCharacteristic.WriteHandler = { [self] value in received(uuid, value) }
+        let onRead: LocalCharacteristic.ReadHandler = { [device] in device.read(uuid) ?? [] }
+        return LocalCharacteristic(
+            uuid: uuid, properties: characteristic.properties, onWrite: writable ? onWrite : nil,
+            onRead: characteristic.properties.contains(.read) ? onRead : nil)
+    }
+
+    private func stopServing() async {
+        let (server, advertiser) = state.withLock { state in
+            defer {
+                state.server = nil
+                state.advertiser = nil
+            }
+            return (state.server, state.advertiser)
+        }
+        advertiser?.stop()
+        await server?.stop()
+    }
+}

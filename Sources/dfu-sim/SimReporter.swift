@@ -1,0 +1,75 @@
+import ArgumentParser
+import DFUSimulator
+import Foundation
+
+/// What dfu-sim tells its user: JSON Lines on stdout (`--json`), or lines for a person.
+struct SimReporter: Sendable {
+    let json: Bool
+
+    /// The device (re)started advertising.
+    func advertising(address: String, name: String, mode: DeviceSnapshot.Mode) {
+        if json {
+            line(["event": "advertising", "device": address, "name": name, "mode": mode.rawValue])
+        } else {
+            line("advertising as \(name) at \(address) (\(mode.rawValue))")
+        }
+    }
+
+    /// What the device holds (the contract's `simulator` event).
+    func simulator(_ snapshot: DeviceSnapshot) {
+        if json {
+            let images = Dictionary(
+                uniqueKeysWithValues: snapshot.images.map { type, image in
+                    (
+                        type.rawValue,
+                        [
+                            "size": image.size, "sha256": image.sha256,
+                            "version": image.version.map { $0 as Any } ?? NSNull(),
+                        ]
+                            as [String: Any]
+                    )
+                })
+            line([
+                "event": "simulator", "device": snapshot.address, "mode": snapshot.mode.rawValue,
+                "images": images,
+                "activations": snapshot.activations,
+            ])
+        } else {
+            line(
+                "\(snapshot.name) at \(snapshot.address) runs its \(snapshot.mode.rawValue); \(snapshot.activations) activation(s)"
+            )
+            for (type, image) in snapshot.images.sorted(by: { $0.key < $1.key }) {
+                let version = image.version.map { " version \($0)" } ?? ""
+                line("  \(type.rawValue): \(image.size) bytes\(version), sha256 \(image.sha256)")
+            }
+        }
+    }
+
+    /// Something worth a person's attention that does not stop the device.
+    func warning(_ message: String) {
+        if json {
+            line(["event": "warning", "message": message])
+        } else {
+            FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+        }
+    }
+
+    /// Reports a failure the contract's way and returns the exit code to throw.
+    func fail(_ errorClass: String, _ message: String, exitCode: Int32) -> ExitCode {
+        if json {
+            line(["error": ["class": errorClass, "message": message]])
+        } else {
+            FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        }
+        return ExitCode(exitCode)
+    }
+
+    private func line(_ object: [String: Any]) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        line(String(decoding: data, as: UTF8.self))
+    }
+
+    private func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

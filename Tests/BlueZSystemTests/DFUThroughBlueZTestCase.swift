@@ -1,0 +1,108 @@
+import BlueZ
+import Foundation
+import GATT
+import XCTest
+
+/// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 and the
+/// built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the central
+/// forgets every address it used (so that no GATT cache or link outlives a test).
+class DFUThroughBlueZTestCase: XCTestCase {
+    private var simulators: [SimulatedDeviceProcess] = []
+
+    override func setUp() async throws {
+        try await SystemTestEnvironment.requireBlueZ()
+    }
+
+    override func tearDown() async throws {
+        let addresses = Set(simulators.flatMap { $0.advertisements.compactMap { $0["device"] as? String } })
+        for simulator in simulators { _ = try? await simulator.stop() }
+        simulators = []
+        // (tearDown runs after a skipped setUp too: nothing to clean then)
+        guard !addresses.isEmpty else { return }
+        let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
+        for address in addresses { try? await central.removeDevice(address: address) }
+    }
+
+    /// Starts `dfu-sim --simulate KIND ARGUMENTS…` and waits until it advertises; returns it and
+    /// the address it advertises at.
+    func simulate(_ kind: String, _ arguments: [String] = []) async throws -> (SimulatedDeviceProcess, String)
+    {
+        let simulator = try SimulatedDeviceProcess(kind, arguments)
+        simulators.append(simulator)
+        let advertising = try await simulator.waitForAdvertising()
+        return (simulator, try XCTUnwrap(advertising["device"] as? String))
+    }
+
+    /// The outcome of one `dfu-update flash --json` run.
+    struct Flash {
+        var status: Int32
+        var events: [[String: Any]]
+        var stderr: String
+
+        /// The `state` values in order, repeats of the same state folded.
+        var states: [String] {
+            events.compactMap { $0["event"] as? String == "state" ? $0["state"] as? String : nil }
+                .reduce(into: []) { folded, state in if folded.last != state { folded.append(state) } }
+        }
+
+        var result: [String: Any]? { events.last { $0["event"] as? String == "result" } }
+        var resultName: String? { result?["result"] as? String }
+        var errorName: String? { (result?["error"] as? [String: Any])?["name"] as? String }
+    }
+
+    /// Runs `dfu-update flash PACKAGE --device DEVICE --adapter hci0 --json ARGUMENTS…`;
+    /// `package` is relative to the repository.
+    func flash(
+        _ package: String, device: String, _ arguments: [String] = [], timeout: Duration = .seconds(180)
+    )
+        async throws -> Flash
+    {
+        let result = try await SystemTestEnvironment.run(
+            SystemTestEnvironment.dfuUpdateExecutable,
+            [
+                "flash", SystemTestEnvironment.repositoryFile(package), "--device", device, "--adapter",
+                SystemTestEnvironment.centralAdapter, "--json",
+            ] + arguments, timeout: timeout)
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return Flash(status: result.status, events: events, stderr: result.stderr)
+    }
+
+    /// The image of `type` in a `simulator` event.
+    func image(_ type: String, in simulatorEvent: [String: Any]) -> [String: Any]? {
+        (simulatorEvent["images"] as? [String: Any])?[type] as? [String: Any]
+    }
+
+    /// The address with its last octet incremented, wrapping without carry.
+    func incremented(_ address: String) throws -> String {
+        try XCTUnwrap(BluetoothAddress(address)).incremented.description
+    }
+}
+
+extension DFUThroughBlueZTestCase {
+    /// The images of a package as `dfu-update inspect --json` describes them, in send order.
+    func packageImages(_ package: String) async throws -> [[String: Any]] {
+        let result = try await SystemTestEnvironment.run(
+            SystemTestEnvironment.dfuUpdateExecutable,
+            ["inspect", SystemTestEnvironment.repositoryFile(package), "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        return try XCTUnwrap(report["images"] as? [[String: Any]])
+    }
+
+    /// Asserts that the device holds the package's application image, byte for byte.
+    func assertHoldsApplication(
+        of package: String, _ simulatorEvent: [String: Any], file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let sent = try await packageImages(package).last { $0["type"] as? String == "application" }
+        let held = image("application", in: simulatorEvent)
+        XCTAssertEqual(
+            held?["sha256"] as? String, sent?["sha256"] as? String, "\(simulatorEvent)", file: file,
+            line: line)
+        XCTAssertEqual(
+            held?["size"] as? Int, sent?["size"] as? Int, "\(simulatorEvent)", file: file, line: line)
+    }
+}

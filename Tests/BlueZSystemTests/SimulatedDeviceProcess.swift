@@ -1,0 +1,100 @@
+import Foundation
+import GATT
+import XCTest
+
+/// A `dfu-sim` process serving a simulated device on the peripheral adapter, with its JSON Lines
+/// read as they come.
+final class SimulatedDeviceProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lines = Locked<[[String: Any]]>([])
+    private let stderrText = Locked("")
+    private var reader: Thread?
+
+    /// Starts `dfu-sim --simulate KIND --adapter hci1 --json ARGUMENTS…`.
+    init(_ kind: String, _ arguments: [String] = []) throws {
+        process.executableURL = SystemTestEnvironment.executable("dfu-sim")
+        process.arguments =
+            ["--simulate", kind, "--adapter", SystemTestEnvironment.peripheralAdapter, "--json"] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let lines = lines
+        // Read on threads of their own: the concurrency pool must stay free for the tests.
+        let reader = Thread {
+            var buffer = Data()
+            let handle = out.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[buffer.startIndex..<newline]
+                    buffer = Data(buffer[(newline + 1)...])
+                    if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
+                        lines.withLock { $0.append(object) }
+                    }
+                }
+            }
+        }
+        reader.start()
+        self.reader = reader
+        let stderrText = stderrText
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }.start()
+    }
+
+    /// Every JSON line so far.
+    var events: [[String: Any]] { lines.withLock { $0 } }
+
+    /// The `advertising` events so far.
+    var advertisements: [[String: Any]] { events.filter { $0["event"] as? String == "advertising" } }
+
+    /// Waits (at most `timeout`) until `count` advertising events came; returns the last one.
+    @discardableResult
+    func waitForAdvertising(count: Int = 1, timeout: Duration = .seconds(20)) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while advertisements.count < count {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw SimulatorNotAdvertising(
+                    description:
+                        "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout): \(stderr)"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return advertisements[count - 1]
+    }
+
+    /// Sends SIGINT, waits (at most 20 s) for the process to exit and returns its `simulator`
+    /// event; fails the test unless it exited 0 with one.
+    func stop(file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
+        if process.isRunning { process.interrupt() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning {
+            process.terminate()
+            XCTFail("dfu-sim did not exit within 20 s of SIGINT", file: file, line: line)
+        }
+        process.waitUntilExit()
+        while reader?.isFinished == false { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(process.terminationStatus, 0, "dfu-sim: \(stderr)", file: file, line: line)
+        return try XCTUnwrap(
+            events.last { $0["event"] as? String == "simulator" }, "no simulator event: \(events) \(stderr)",
+            file: file, line: line)
+    }
+
+    var stderr: String { stderrText.withLock { $0 } }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// dfu-sim did not (re)start advertising in time, or ended.
+struct SimulatorNotAdvertising: Error, CustomStringConvertible {
+    var description: String
+}
