@@ -62,7 +62,9 @@ public final class SimulatedCentral: GATTCentral {
     @discardableResult
     public func clearFaults(of identifier: DeviceIdentifier) -> Bool {
         world.state.withLock { state in
-            guard let index = state.devices.firstIndex(where: { $0.matches(identifier) }) else { return false }
+            guard let index = state.devices.firstIndex(where: { $0.matches(identifier) }) else {
+                return false
+            }
             state.devices[index].core.clearFaults()
             return true
         }

@@ -1,5 +1,6 @@
-@testable import DFUSimulator
 import NordicDFU
+
+@testable import DFUSimulator
 
 /// What a simulated device may hold after an update of a package was tried: per image type,
 /// the SHA-256 of what the package would install there.

@@ -5,7 +5,11 @@ import XCTest
 
 /// 1,000 simulated updates in one process leave the open file descriptors and the resident
 /// memory where they were after a warm-up (docs/reliability.md has the measured figures).
+/// `DFU_RESOURCE_UPDATES=N` runs N instead of 1,000 (the bounds stay: growth must not scale).
 final class ResourceTests: XCTestCase {
+    private let updates =
+        ProcessInfo.processInfo.environment["DFU_RESOURCE_UPDATES"].flatMap { Int($0) } ?? 1000
+
     /// Open file descriptors of this process.
     private func openDescriptors() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
@@ -32,16 +36,17 @@ final class ResourceTests: XCTestCase {
         let descriptors = try openDescriptors()
         let resident = try residentBytes()
         let started = ContinuousClock.now
-        for number in 0..<1000 { try await update(package, number: number) }
+        for number in 0..<updates { try await update(package, number: number) }
         let descriptorGrowth = try openDescriptors() - descriptors
         let residentGrowth = try residentBytes() - resident
         print(
-            "1000 updates in \(ContinuousClock.now - started): fds \(descriptors) → +\(descriptorGrowth), "
+            "\(updates) updates in \(ContinuousClock.now - started): fds \(descriptors) → +\(descriptorGrowth), "
                 + "resident \(resident / 1024) KiB → +\(residentGrowth / 1024) KiB")
         // Nothing the engine or simulator opens outlives an update.
         XCTAssertLessThanOrEqual(descriptorGrowth, 0)
-        // Growth per update would show as megabytes over 1,000 (a leaked 12 KiB image each:
-        // 12 MB); the allocator's own slack stays far below this.
-        XCTAssertLessThan(residentGrowth, 4 << 20)
+        // Measured (docs/reliability.md): +3.2 MiB after 1,000, +4.9 MiB after 3,000, +4.6 MiB
+        // after 8,000: the allocator's arenas settle near 5 MiB and do not scale with updates.
+        // A leaked image per update (12 KiB) would pass 8 MiB within 1,000.
+        XCTAssertLessThan(residentGrowth, 8 << 20)
     }
 }

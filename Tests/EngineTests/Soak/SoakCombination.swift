@@ -74,6 +74,7 @@ struct SoakCombination: CustomStringConvertible {
     var description: String {
         let prnText = prn.map(String.init) ?? "default"
         let faultText = faults.isEmpty ? "none" : faults.map(\.description).joined(separator: " ")
-        return "#\(index) \(package.rawValue) on \(kind.rawValue), MTU \(mtu), PRN \(prnText), faults: \(faultText)"
+        return
+            "#\(index) \(package.rawValue) on \(kind.rawValue), MTU \(mtu), PRN \(prnText), faults: \(faultText)"
     }
 }

@@ -25,7 +25,8 @@ struct SoakRun {
         // A lost notification costs one of these in real time; the simulator answers at once.
         options.notificationTimeout = .milliseconds(300)
         options.responseTimeout = .milliseconds(600)
-        guard let (result, events) = await harness.update(package, options: options, within: Self.limit) else {
+        guard let (result, events) = await harness.update(package, options: options, within: Self.limit)
+        else {
             outcome = "hang"
             violations = ["no result within \(Self.limit) (real time)"]
             return
@@ -42,7 +43,9 @@ struct SoakRun {
 
     /// Exactly one `result`, the last event, the one `run` returned; completed or failed with a
     /// message naming the device.
-    private static func resultViolations(_ result: DFUResult, _ events: [DFUEvent], device: String) -> [String] {
+    private static func resultViolations(_ result: DFUResult, _ events: [DFUEvent], device: String)
+        -> [String]
+    {
         var violations: [String] = []
         let results = events.compactMap { if case .result(let result) = $0 { result } else { nil } }
         if results.count != 1 { violations.append("\(results.count) result events") }
@@ -67,7 +70,9 @@ struct SoakRun {
         var options = EngineHarness.testOptions()
         options.force = true
         let target = DeviceIdentifier.address(now.address)
-        guard let (result, events) = await harness.update(package, options: options, target: target, within: limit)
+        guard
+            let (result, events) = await harness.update(
+                package, options: options, target: target, within: limit)
         else {
             return ["the clean update gave no result within \(limit)"]
         }
