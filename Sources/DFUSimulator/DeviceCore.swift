@@ -5,9 +5,9 @@ import NordicDFU
 /// settings), its configuration and the fault bookkeeping. The running firmware is separate
 /// (`DeviceFirmware`); its RAM state is lost on every reset.
 struct DeviceCore: Sendable {
-    let configuration: SimulatedDeviceConfiguration
+    private(set) var configuration: SimulatedDeviceConfiguration
     /// The configured timing, with `slow-flash` applied to every page erase.
-    let timing: SimulationTiming
+    private(set) var timing: SimulationTiming
     /// The application's address; bootloaders without shared bond data use it + 1.
     let identityAddress: BluetoothAddress
     var banks: FlashBanks
@@ -57,6 +57,13 @@ struct DeviceCore: Sendable {
             bytes: bytes[...],
             version: VersionString.integer(
                 configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion))
+    }
+
+    /// Stops injecting faults from now on: what the device holds and its counters stay (a soak
+    /// then checks that the same device takes the update on a healthy link).
+    mutating func clearFaults() {
+        configuration.faults = []
+        timing.pageErase = configuration.timing.pageErase
     }
 
     /// Whether the next notification is the one `drop-notification` loses.

@@ -57,6 +57,19 @@ public final class SimulatedCentral: GATTCentral {
         }
     }
 
+    /// Stops the faults of the device named by `identifier` (`--sim-fault`); what it holds and
+    /// runs stays. Returns false when no device matches.
+    @discardableResult
+    public func clearFaults(of identifier: DeviceIdentifier) -> Bool {
+        world.state.withLock { state in
+            guard let index = state.devices.firstIndex(where: { $0.matches(identifier) }) else {
+                return false
+            }
+            state.devices[index].core.clearFaults()
+            return true
+        }
+    }
+
     /// Snapshots of every device, in configuration order.
     public var snapshots: [DeviceSnapshot] {
         world.state.withLock { state in state.devices.map(DeviceSnapshot.init) }

@@ -30,6 +30,18 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(central.snapshot(of: address)?.connectionAttempts, 3)
     }
 
+    func testClearedFaultsStopButTheDeviceKeepsItsCounters() async throws {
+        let central = try SimulatedCentral(devices: [Fixtures.docDevice(faults: [.rejectConnect(5)])])
+        do {
+            _ = try await central.connect(address, timeout: .seconds(1))
+            XCTFail("reject-connect refuses the first attempt")
+        } catch GATTError.connectionFailed {}
+        XCTAssertTrue(central.clearFaults(of: address))
+        XCTAssertFalse(central.clearFaults(of: .address("C0:DE:00:00:00:99")))
+        _ = try await central.connect(address, timeout: .seconds(1))
+        XCTAssertEqual(central.snapshot(of: address)?.connectionAttempts, 2)
+    }
+
     func testDropNotificationLosesExactlyTheNthNotification() async throws {
         let central = try SimulatedCentral(devices: [Fixtures.docDevice(faults: [.dropNotification(2)])])
         let client = try await client(central)
