@@ -31,16 +31,19 @@ let package = Package(
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), behind NordicDFU's CRC32.
         .target(name: "CCRC32Folding"),
 
+        // Small concurrency and formatting helpers the modules share (package access only).
+        .target(name: "DFUSupport"),
         // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // The vocabulary of a GATT central. Knows nothing of D-Bus or Nordic.
-        .target(name: "GATT"),
+        .target(name: "GATT", dependencies: ["DFUSupport"]),
         // GATT implemented on org.bluez.
-        .target(name: "BlueZ", dependencies: ["DBus", "GATT"]),
+        .target(name: "BlueZ", dependencies: ["DFUSupport", "DBus", "GATT"]),
         // The library users import: packages, wire protocols, the update engine.
         .target(
             name: "NordicDFU",
             dependencies: [
+                "DFUSupport",
                 "CZip", "CCRC32Folding", "GATT",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -50,7 +53,9 @@ let package = Package(
         // A model of an nRF5 device, reached through the GATT protocols.
         .target(
             name: "DFUSimulator",
-            dependencies: ["NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "DFUSupport", "NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(
             name: "SimulatorCommandLine",
@@ -62,6 +67,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-update",
             dependencies: [
+                "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,6 +75,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-bench",
             dependencies: [
+                "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -77,6 +84,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-sim",
             dependencies: [
+                "DFUSupport",
                 "DFUSimulator", "BlueZ", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -84,16 +92,22 @@ let package = Package(
         // What the test targets share instead of copies: the fixture locator, a zip writer,
         // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
         .target(name: "TestSupport", dependencies: ["NordicDFU", "DBus"], path: "Tests/TestSupport"),
-        .testTarget(name: "GATTTests", dependencies: ["GATT"]),
+        .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
         .testTarget(
             name: "NordicDFUTests",
-            dependencies: ["NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "DFUSupport", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
-            name: "DFUSimulatorTests", dependencies: ["DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+            name: "EngineTests",
+            dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
-            name: "FleetTests", dependencies: ["NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
+            name: "DFUSimulatorTests",
+            dependencies: ["DFUSupport", "DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+        .testTarget(
+            name: "FleetTests",
+            dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
@@ -104,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "BlueZSystemTests",
             dependencies: [
+                "DFUSupport",
                 "BlueZ", "DBus", "GATT", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]

@@ -1,4 +1,5 @@
 import DBus
+import DFUSupport
 import GATT
 import Synchronization
 
@@ -115,7 +116,7 @@ public final class BlueZCentral: GATTCentral {
         // makes later connection attempts fail. A new task is not cancelled.
         let leave = { [discovery] in await Task { await discovery.leave(session) }.value }
         do {
-            try await withTimeoutEndingNormally(timeout) {
+            try await withRealTimeLimit(timeout) {
                 try await self.reportDevices(filter, signals: signals, report: report)
             }
         } catch {
@@ -214,18 +215,6 @@ public final class BlueZCentral: GATTCentral {
         } catch {
             throw gattError(error, "looking up \(device)", device: device.description)
         }
-    }
-}
-
-/// Runs `body` for at most `limit`; running out of time is a normal end, not an error.
-func withTimeoutEndingNormally(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void)
-    async throws
-{
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await body() }
-        group.addTask { try? await Task.sleep(for: limit) }
-        defer { group.cancelAll() }
-        try await group.next()
     }
 }
 

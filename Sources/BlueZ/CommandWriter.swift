@@ -1,4 +1,5 @@
 import DBus
+import DFUSupport
 import GATT
 
 /// Write commands (write without response) on one characteristic: through the socket of

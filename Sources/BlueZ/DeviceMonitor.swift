@@ -1,4 +1,5 @@
 import DBus
+import DFUSupport
 import GATT
 import Synchronization
 
@@ -87,7 +88,7 @@ final class DeviceMonitor: Sendable {
         typealias Waiter = CheckedContinuation<Snapshot, any Error>
         let box = Mutex<(token: Int?, continuation: Waiter?)>((nil, nil))
         defer { if let token = box.withLock({ $0.token }) { removeObserver(token) } }
-        return try await withTimeout(limit, operation) {
+        return try await withRealTimeout(limit, waitingFor: operation) {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: Waiter) in
                     box.withLock { $0.continuation = continuation }

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 import Synchronization
 
@@ -47,7 +48,7 @@ final class LinkState: Sendable {
     func waitUntilDown(_ limit: Duration, operation: String) async throws {
         if !isUp { return }
         let box = Mutex<(token: Int?, continuation: CheckedContinuation<Void, Never>?)>((nil, nil))
-        try await withTimeout(limit, operation) {
+        try await withRealTimeout(limit, waitingFor: operation) {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     box.withLock { $0.continuation = continuation }

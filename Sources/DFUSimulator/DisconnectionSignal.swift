@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Fires once, when a link goes down; waiters resume then, or give up after a real-time timeout.
@@ -24,21 +25,8 @@ final class DisconnectionSignal: @unchecked Sendable {
     /// Returns once fired; throws `GATTError.timeout` when `timeout` (real time) passes first.
     func wait(timeout: Duration) async throws {
         if isFired { return }
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await self.waitUntilFired()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let fired = try await group.next() ?? false
-            group.cancelAll()
-            guard fired || isFired else {
-                throw GATTError.timeout(
-                    operation: "the simulated device to disconnect", seconds: timeout.seconds)
-            }
+        try await withRealTimeout(timeout, waitingFor: "the simulated device to disconnect") {
+            await self.waitUntilFired()
         }
     }
 

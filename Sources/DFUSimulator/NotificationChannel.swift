@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// The values a device sends on one subscribed characteristic, waiting for the client. Single

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Virtual time in nanoseconds since the simulation started. Integers keep the link arithmetic

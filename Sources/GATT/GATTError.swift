@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// Why a GATT operation failed. Transport modules map their own errors onto these cases so that
 /// the DFU engine can tell a lost link from a refused write without knowing the transport.
 public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CZlib
+import DFUSupport
 import Foundation
 import GATT
 import NordicDFU

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DFUSupport
 import Foundation
 import GATT
 import Synchronization

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFUSupport
 import Foundation
 import GATT
 import NordicDFU

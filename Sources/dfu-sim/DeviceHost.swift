@@ -1,5 +1,6 @@
 import BlueZ
 import DFUSimulator
+import DFUSupport
 import GATT
 
 /// Serves a `RealTimeDevice` on a BlueZ adapter: registers the running firmware's GATT table and

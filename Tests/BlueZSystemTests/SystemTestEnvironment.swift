@@ -1,5 +1,6 @@
 import BlueZ
 import DBus
+import DFUSupport
 import Foundation
 import GATT
 import XCTest

@@ -1,4 +1,5 @@
 import DFUSimulator
+import DFUSupport
 import GATT
 import XCTest
 

@@ -1,4 +1,5 @@
 import DBus
+import DFUSupport
 import Foundation
 import GATT
 

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Steers a running update: pause, resume, abort. Safe to call from any task.

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// How far the upload of one part has come (protocol doc §6.3).

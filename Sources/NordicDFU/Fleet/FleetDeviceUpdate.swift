@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// One device's update within a fleet: attempts with backoff, a bound on the whole, and a

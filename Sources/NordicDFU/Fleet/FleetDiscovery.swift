@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// One scan per adapter for every device of the fleet, instead of one per device.

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// How one device of a fleet ended (docs/fleet.md, "Report").
 public struct FleetDeviceReport: Sendable {
     /// `completed`, `skipped`, `failed`, `aborted` (the contract's results), or `not_started`

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Before the updates: the state file, discovery and the read-only plan of every device.

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).

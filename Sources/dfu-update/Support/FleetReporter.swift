@@ -1,4 +1,5 @@
 import DFUSimulator
+import DFUSupport
 import Foundation
 import GATT
 import NordicDFU

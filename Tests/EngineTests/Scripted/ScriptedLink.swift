@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// The device side of a scripted bootloader: what it answers to each write.

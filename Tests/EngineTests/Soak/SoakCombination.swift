@@ -1,4 +1,5 @@
 import DFUSimulator
+import DFUSupport
 import NordicDFU
 
 /// A random number generator that replays: the same seed gives the same numbers (SplitMix64).

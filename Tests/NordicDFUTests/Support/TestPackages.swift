@@ -1,4 +1,5 @@
 import Crypto
+import DFUSupport
 import Foundation
 import GATT
 import TestSupport

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// A connected device, its services and what it offers for DFU.

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Sending the package's parts, each through the transfer its protocol defines.

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// The notifications (or indications) of one characteristic, queued as they arrive until the

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Writes firmware to the packet characteristic in packets of a fixed size, in batches that end

@@ -1,9 +1,11 @@
-/// Runs `operation`, giving up with `GATTError.timeout` once `limit` of real time has passed.
+/// Runs `operation`, giving up with `timeoutError()` once `limit` of real time has passed.
 ///
-/// The operation runs in its own task, cancelled on timeout and then abandoned, so a transport
-/// call that ignores cancellation cannot hold the engine past the limit.
+/// The package's one timeout: the operation runs in its own task, cancelled on timeout and then
+/// abandoned, so a call that ignores cancellation cannot hold its caller past the limit.
+/// Cancelling the calling task cancels the operation.
 package func withRealTimeout<T: Sendable>(
-    _ limit: Duration, waitingFor what: String, _ operation: @escaping @Sendable () async throws -> T
+    _ limit: Duration, orThrow timeoutError: @escaping @Sendable () -> any Error,
+    _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let slot = Locked<CheckedContinuation<T, any Error>?>(nil)
     let take: @Sendable () -> CheckedContinuation<T, any Error>? = {
@@ -19,7 +21,7 @@ package func withRealTimeout<T: Sendable>(
             let timer = Task {
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
                 work.cancel()
-                take()?.resume(throwing: GATTError.timeout(operation: what, seconds: limit.seconds))
+                take()?.resume(throwing: timeoutError())
             }
             Task {
                 let result = await work.result
@@ -30,6 +32,17 @@ package func withRealTimeout<T: Sendable>(
     } onCancel: {
         work.cancel()
     }
+}
+
+/// Runs `operation` for at most `limit` of real time; running out of time is a normal end, not
+/// an error (e.g. a scan that lasts as long as it was asked to).
+package func withRealTimeLimit(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> Void)
+    async throws
+{
+    struct RanOut: Error {}
+    do {
+        try await withRealTimeout(limit, orThrow: { RanOut() }, operation)
+    } catch is RanOut {}
 }
 
 extension Duration {
