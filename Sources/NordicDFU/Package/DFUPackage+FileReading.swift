@@ -1,0 +1,57 @@
+import Foundation
+
+/// Reading a package from a file: a `.zip`, or a bare `.bin` / `.hex` with its `.dat`.
+extension DFUPackage {
+    /// Reads a package file: a `.zip`, or a bare `.bin` / `.hex` application (with the `.dat` of
+    /// the same base name beside it, when there is one).
+    public init(contentsOf url: URL) throws(DFUPackageError) {
+        let name = url.relativePath
+        let data = try Self.readFile(url, name: name)
+        let isZip = data.starts(with: [0x50, 0x4B])  // "PK"
+        let fileExtension = url.pathExtension.lowercased()
+        switch fileExtension {
+        case "hex" where !isZip, "ihex" where !isZip, "bin" where !isZip:
+            // Intel HEX takes about 2.8 characters per byte; refuse before copying anything big.
+            let limit = fileExtension == "bin" ? Self.maximumEntrySize : 4 * Self.maximumEntrySize
+            guard data.count <= limit else {
+                throw DFUPackageError(
+                    .entryTooLarge, file: name, reason: "\(data.count) bytes, more than the \(limit) allowed")
+            }
+            let datURL = url.deletingPathExtension().appendingPathExtension("dat")
+            let dat =
+                FileManager.default.fileExists(atPath: datURL.path)
+                ? try Self.readFile(datURL, name: datURL.relativePath) : nil
+            if fileExtension == "bin" {
+                try self.init(firmware: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
+            } else {
+                try self.init(intelHex: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
+            }
+        default:
+            try self.init(zipData: data, name: name)
+        }
+    }
+
+    /// The file's bytes, memory-mapped: only the pages the reader touches are loaded, so a huge
+    /// file that is not a package costs neither time nor memory.
+    private static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw DFUPackageError(.fileNotFound, file: name, reason: "no such file")
+        }
+        let type =
+            try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type]
+            as? FileAttributeType
+        guard !isDirectory.boolValue, type == .typeRegular else {
+            throw DFUPackageError(
+                .fileNotFound, file: name,
+                reason: isDirectory.boolValue ? "it is a directory, not a file" : "it is not a regular file")
+        }
+        do {
+            // Where the file system cannot map the file, read it whole.
+            return try (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data(contentsOf: url)
+        } catch {
+            throw DFUPackageError(
+                .fileNotFound, file: name, reason: "the file cannot be read (\(error.localizedDescription))")
+        }
+    }
+}
