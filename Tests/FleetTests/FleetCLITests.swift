@@ -1,5 +1,6 @@
 import Foundation
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// `dfu-update fleet` as users run it, on an inventory of simulated devices: `--plan` writes
@@ -26,32 +27,22 @@ final class FleetCLITests: XCTestCase {
     }
 
     /// Runs the `dfu-update` built next to this test bundle; its JSON Lines, as objects.
-    private func fleet(_ arguments: [String]) throws -> (status: Int32, lines: [[String: Any]]) {
-        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("dfu-update")
-        let process = Process()
-        process.executableURL = url
-        process.arguments = ["fleet"] + arguments + ["--json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = try data.split(separator: UInt8(ascii: "\n")).map {
+    private func fleet(_ arguments: [String]) async throws -> (status: Int32, lines: [[String: Any]]) {
+        let output = try await CLIRunner.run(["fleet"] + arguments + ["--json"])
+        let lines = try output.stdout.split(separator: UInt8(ascii: "\n")).map {
             try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])
         }
-        return (process.terminationStatus, lines)
+        return (output.status, lines)
     }
 
-    func testPlanThenRun() throws {
+    func testPlanThenRun() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let inventory = try inventory(in: folder).path
         let state = folder.appendingPathComponent("state.json")
         let report = folder.appendingPathComponent("report.json")
         let devices = ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1", "Odd-1"]
 
-        let plan = try fleet([inventory, "--plan", "--state", state.path, "--report", report.path])
+        let plan = try await fleet([inventory, "--plan", "--state", state.path, "--report", report.path])
         XCTAssertEqual(plan.status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: state.path), "--plan wrote the state file")
         XCTAssertFalse(FileManager.default.fileExists(atPath: report.path), "--plan wrote the report")
@@ -70,7 +61,9 @@ final class FleetCLITests: XCTestCase {
             ])
         XCTAssertFalse(plan.lines.contains { ["state", "progress"].contains($0["event"] as? String) })
 
-        let run = try fleet([inventory, "--state", state.path, "--report", report.path, "--concurrency", "3"])
+        let run = try await fleet([
+            inventory, "--state", state.path, "--report", report.path, "--concurrency", "3",
+        ])
         XCTAssertEqual(run.status, 1, "one device failed")
         for device in devices {
             let lines = run.lines.filter { $0["device"] as? String == device }

@@ -26,11 +26,13 @@ public struct ProcessOutput: Sendable {
 
 /// Runs a program to its end, reading its pipes on threads of their own while it runs (so that
 /// it never blocks on a full pipe, and no thread of the concurrency pool blocks); a program
-/// that outlives `timeout` is terminated and fails the test.
+/// that outlives `timeout` is terminated and fails the test. With `interruptingWhen`, the
+/// program gets SIGINT (Ctrl-C) as soon as its standard output contains that text.
 public enum ProcessRunner {
-    public static func run(_ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60))
-        async throws -> ProcessOutput
-    {
+    public static func run(
+        _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
+        interruptingWhen trigger: String? = nil
+    ) async throws -> ProcessOutput {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -49,8 +51,10 @@ public enum ProcessRunner {
             try await Task.sleep(for: timeout)
             running.terminate()
         }
-        async let stdout = readToEnd(out.fileHandleForReading)
-        async let stderr = readToEnd(err.fileHandleForReading)
+        async let stdout = readToEnd(out.fileHandleForReading) { soFar in
+            if let trigger, String(decoding: soFar, as: UTF8.self).contains(trigger) { running.interrupt() }
+        }
+        async let stderr = readToEnd(err.fileHandleForReading) { _ in }
         var status: Int32 = -1
         for await code in exits { status = code }
         watchdog.cancel()
@@ -61,9 +65,19 @@ public enum ProcessRunner {
             status: status, stdout: await stdout, stderr: String(decoding: await stderr, as: UTF8.self))
     }
 
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
+    /// Reads `handle` to its end, showing `onData` everything read so far after each chunk.
+    private static func readToEnd(_ handle: FileHandle, onData: @escaping @Sendable (Data) -> Void) async
+        -> Data
+    {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+            Thread {
+                var data = Data()
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    data.append(chunk)
+                    onData(data)
+                }
+                continuation.resume(returning: data)
+            }.start()
         }
     }
 
@@ -72,8 +86,18 @@ public enum ProcessRunner {
         private let process: Process
         private let lock = NSLock()
         private var terminated = false
+        private var interrupted = false
 
         init(_ process: Process) { self.process = process }
+
+        /// Sends SIGINT once.
+        func interrupt() {
+            lock.withLock {
+                guard process.isRunning, !interrupted else { return }
+                interrupted = true
+                process.interrupt()
+            }
+        }
 
         /// Whether the watchdog had to end it.
         var wasTerminated: Bool { lock.withLock { terminated } }
@@ -91,12 +115,15 @@ public enum ProcessRunner {
 /// The `dfu-update` executable built next to the test bundle, run as users run it.
 public enum CLIRunner {
     /// Where `swift build --build-tests` puts it: beside the test bundle.
-    public static var executableURL: URL {
+    public static var executableURL: URL { executable(named: "dfu-update") }
+
+    /// An executable of this package (`dfu-update`, `dfu-sim`, …) built beside the test bundle.
+    public static func executable(named name: String) -> URL {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         // the bundle may be a directory (…/dfu-updatePackageTests.xctest) or a file
         while directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("dfu-update")
+        return directory.appendingPathComponent(name)
     }
 
     /// Runs `dfu-update arguments`; a missing executable fails the test (it is never a skip).
