@@ -20,8 +20,10 @@ package func withRealTimeout<T: Sendable>(
             slot.withLock { $0 = continuation }
             let timer = Task {
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
+                // claim the caller first: cancelled work may still end with a result of its own
+                let caller = take()
                 work.cancel()
-                take()?.resume(throwing: timeoutError())
+                caller?.resume(throwing: timeoutError())
             }
             Task {
                 let result = await work.result
