@@ -9,10 +9,12 @@
 /// - a loss on a later object measures the steady need (the page erase outlasting what the
 ///   device queues): every Create waits at least that from now on (`base`), and at least one
 ///   connection event (half the Create's round trip) more than before, so that it converges;
-/// - a loss on a part's first object also measures the settings pages an SDK 15–17 bootloader
-///   writes after the init packet's Execute (two more erases), a one-off: `base` grows by one
-///   Create round trip only, the rest (`extra`) is halved after every clean object.
-/// Both are capped (`cap`).
+/// - a loss on the first object sent after the init packet also measures the settings pages an
+///   SDK 15–17 bootloader writes after the init packet's Execute (two more erases), a one-off:
+///   `base` grows by one Create round trip only, the rest (`extra`) is halved after every clean
+///   object.
+/// A loss again after a wait counts at least that wait as blocked (the caller), so repeated
+/// losses double the wait. Both are capped (`cap`).
 struct LearnedFlashWait {
     /// The longest wait after a Create.
     static let cap: Duration = .seconds(2)
