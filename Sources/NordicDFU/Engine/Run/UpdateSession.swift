@@ -24,8 +24,8 @@ final class UpdateSession {
     var transferDurations: [Duration] = []
     /// The device's own (application) address, once known.
     var applicationAddress: BluetoothAddress?
-    /// A data object preparation delay learned from packets lost while flash was erased.
-    var learnedPreparationDelay: Duration = .zero
+    /// The wait after each data object's Create, learned from packets lost while flash was busy.
+    var flashWait = LearnedFlashWait()
     /// The name the bootloader was asked to advertise, if any.
     var bootloaderName: String?
     private var lastState: DFUState?

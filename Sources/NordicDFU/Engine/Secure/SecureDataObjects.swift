@@ -77,34 +77,72 @@ extension SecureFirmwareTransfer {
         var corruptAttempts = 0
         var recoveries = 0
         var waitsForFirstObject = isFirstObject
+        var lossFree = true
+        var waitBeforeStream: Duration = .zero
         while true {
+            var waited: Duration = .zero
+            var createRoundTrip: Duration = .zero
             if needsCreate {
+                let requested = session.linkTime.now()
                 try await controlPoint.require(
                     .create(.data, size: UInt32(range.count)), timeout: options.responseTimeout)
-                let delay =
+                createRoundTrip = session.linkTime.now() - requested
+                waited =
                     (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
-                    + max(options.dataObjectPreparationDelay, session.learnedPreparationDelay)
-                if delay > .zero { try await session.linkTime.sleep(for: delay) }
+                    + max(options.dataObjectPreparationDelay, session.flashWait.afterCreate)
                 waitsForFirstObject = false
                 from = range.lowerBound
+            } else {
+                waited = waitBeforeStream
             }
+            if waited > .zero { try await session.linkTime.sleep(for: waited) }
+            let streamStart = session.linkTime.now()
             let (offset, crc) = try await streamAndCheck(image[from..<range.upperBound])
-            if offset == range.upperBound, crc == crcUpTo(offset) { return }
-            if needsCreate { learnSlowerFlash() }
-            if offset >= range.lowerBound, offset < range.upperBound, crc == crcUpTo(offset) {
-                // Packets were lost (a full flash queue drops them silently): send the rest.
+            if offset == range.upperBound, crc == crcUpTo(offset) {
+                if lossFree { session.flashWait.learnCleanObject() }
+                return
+            }
+            let measured = LearnedFlashWait.blockedTime(
+                lostBytes: range.upperBound - offset, sentBytes: range.upperBound - from,
+                over: session.linkTime.now() - streamStart)
+            // Lost again after a wait: the device was busy at least that long again.
+            let blocked = lossFree ? measured : min(max(measured, waited), LearnedFlashWait.cap)
+            lossFree = false
+            // Fewer bytes than sent: packets were lost (a full flash queue drops them silently).
+            let lostPackets = offset >= range.lowerBound && offset < range.upperBound
+            if lostPackets {
+                if needsCreate {
+                    learnSlowerFlash(
+                        waited: waited, blocked: blocked, roundTrip: createRoundTrip,
+                        firstObjectOfPart: isFirstObject)
+                }
                 recoveries += 1
                 guard recoveries <= Self.lostBytesRecoveries else {
                     throw session.failure(
                         .bytesLost,
                         "the device kept losing packets of the object at offset \(range.lowerBound)")
                 }
+            }
+            if lostPackets, crc == crcUpTo(offset) {
+                // Send the rest, once the device has had the time it could not take packets
+                // (doubled while resends make no progress).
+                waitBeforeStream =
+                    offset == from ? min(max(blocked, waited * 2), LearnedFlashWait.cap) : blocked
                 session.log(
                     .warning,
-                    "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; resending them"
-                )
+                    "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; "
+                        + "resending them after \(waitBeforeStream)")
                 from = offset
                 needsCreate = false
+                continue
+            }
+            if lostPackets {
+                // Later packets took the place of lost ones: only a new object mends that.
+                session.log(
+                    .warning,
+                    "the device holds \(offset) bytes of the object at offset \(range.lowerBound), "
+                        + "with packets missing; creating it again")
+                needsCreate = true
                 continue
             }
             corruptAttempts += 1
@@ -148,13 +186,16 @@ extension SecureFirmwareTransfer {
         return try await controlPoint.checksum()
     }
 
-    /// An object that arrived incomplete or corrupt right after Create usually means the flash
-    /// was still being erased and the bootloader dropped packets: wait longer after each Create
-    /// from now on (doubling, from 100 ms up to 2 s).
-    private func learnSlowerFlash() {
-        let learned = min(max(session.learnedPreparationDelay * 2, .milliseconds(100)), .seconds(2))
-        guard learned > session.learnedPreparationDelay else { return }
-        session.learnedPreparationDelay = learned
-        session.log(.info, "waiting \(learned) after each Create from now on, for the flash erase")
+    /// An object that arrived incomplete right after Create: the flash was still busy
+    /// (an erase, the settings write) and the bootloader dropped packets (`LearnedFlashWait`).
+    private func learnSlowerFlash(
+        waited: Duration, blocked: Duration, roundTrip: Duration, firstObjectOfPart: Bool
+    ) {
+        session.flashWait.learnLoss(
+            waited: waited, blocked: blocked, roundTrip: roundTrip, firstObjectOfPart: firstObjectOfPart)
+        session.log(
+            .info,
+            "the device could not take packets for \(blocked); waiting \(session.flashWait.afterCreate) "
+                + "after the next Create")
     }
 }
