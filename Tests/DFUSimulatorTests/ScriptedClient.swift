@@ -13,6 +13,17 @@ final class ScriptedClient {
     private var streams: [BluetoothUUID: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator] = [:]
     static let timeout = Duration.seconds(5)
 
+    /// A client of one Secure device of `configuration` (by default the protocol doc's), already
+    /// subscribed to the control point.
+    static func secure(_ configuration: SimulatedDeviceConfiguration = Fixtures.docDevice()) async throws
+        -> ScriptedClient
+    {
+        let central = try SimulatedCentral(devices: [configuration])
+        let client = try await ScriptedClient(central: central, device: DeviceIdentifier("C0:DE:00:00:00:10"))
+        try await client.subscribe(cp)
+        return client
+    }
+
     init(central: SimulatedCentral, device: DeviceIdentifier) async throws {
         self.central = central
         peripheral = try await central.connect(device, timeout: Self.timeout)

@@ -12,10 +12,7 @@ final class SecureRejectionTests: XCTestCase {
     private func client(_ configuration: SimulatedDeviceConfiguration = Fixtures.docDevice()) async throws
         -> ScriptedClient
     {
-        let central = try SimulatedCentral(devices: [configuration])
-        let client = try await ScriptedClient(central: central, device: DeviceIdentifier("C0:DE:00:00:00:10"))
-        try await client.subscribe(cp)
-        return client
+        try await ScriptedClient.secure(configuration)
     }
 
     private func expect(_ answer: [UInt8], _ expected: [UInt8], line: UInt = #line) {
