@@ -1,16 +1,15 @@
 import DFUSupport
 import Foundation
 import GATT
-import Logging
 import NordicDFU
 
 /// Prints an update's events: JSON Lines on stdout (`--json`), or for a person on stderr — a
-/// progress bar redrawn in place on a terminal, plain lines otherwise. Log events go to the
-/// swift-log `Logger` (stderr, at the level `--verbose`/`--log-level` chose).
+/// progress bar redrawn in place on a terminal, plain lines otherwise. Log lines are the
+/// library's own, through its swift-log `Logger` (stderr, at the level `--verbose`/`--log-level`
+/// chose).
 final class FlashReporter: @unchecked Sendable {
     private let device: String
     private let json: Bool
-    private let logger: Logger
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private var barShown = false
     private var lastPlainPercent = -1
@@ -18,15 +17,12 @@ final class FlashReporter: @unchecked Sendable {
     init(device: String, json: Bool) {
         self.device = device
         self.json = json
-        var logger = Logger(label: "dfu-update")
-        logger[metadataKey: "device"] = "\(device)"
-        self.logger = logger
     }
 
     func report(_ event: DFUEvent) {
-        if case .log(let level, let message) = event {
+        if case .log = event {
+            // the library logs the line itself, through the swift-log handler the CLI set up
             endBar()
-            logger.log(level: level.loggerLevel, "\(message)")
         } else if json {
             if let line = jsonLine(event) { Output.line(line) }
         } else {
@@ -149,20 +145,6 @@ final class FlashReporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
-}
-
-extension DFULogLevel {
-    /// The swift-log level of an engine log line.
-    fileprivate var loggerLevel: Logger.Level {
-        switch self {
-        case .debug: .trace
-        case .verbose: .debug
-        case .info: .info
-        case .application: .notice
-        case .warning: .warning
-        case .error: .error
-        }
-    }
 }
 
 extension String {

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// The image, in data objects (protocol doc §2.7).
@@ -131,7 +132,7 @@ extension SecureFirmwareTransfer {
                 session.log(
                     .warning,
                     "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; "
-                        + "resending them after \(waitBeforeStream)")
+                        + "resending them after \(waitBeforeStream.secondsForPeople)")
                 from = offset
                 needsCreate = false
                 continue
