@@ -32,29 +32,11 @@ final class LegacyPacketTests: XCTestCase {
         return (client, image)
     }
 
-    /// Streams the image, taking the PRN after every `prn`-th packet that leaves data expected;
-    /// returns the notification that follows the last packet.
-    private func streamImage(_ client: ScriptedClient, _ image: DFUImage, prn: Int) async throws -> [UInt8]? {
-        var sent = 0
-        var packets = 0
-        while sent < image.firmware.count {
-            let end = min(sent + 20, image.firmware.count)
-            try await client.writeWithoutResponse(pkt, Array(image.firmware[sent..<end]))
-            sent = end
-            packets += 1
-            if packets % prn == 0, sent < image.firmware.count {
-                let receipt = try await client.next(cp)
-                XCTAssertEqual(receipt, [0x11] + Fixtures.le32(UInt32(sent)), "after packet \(packets)")
-            }
-        }
-        return try await client.next(cp)
-    }
-
     func testThePacketThatCompletesTheImageGetsTheResponseAndNoReceipt() async throws {
         // 1000 packets: an exact multiple of 10, 8 and 1.
         for prn in [10, 8, 1] {
             let (client, image) = try await receivingClient(prn: UInt16(prn))
-            let final = try await streamImage(client, image, prn: prn)
+            let final = try await client.streamLegacyImage(image.firmware, prn: prn)
             XCTAssertEqual(final, Fixtures.hex("10 03 01"), "PRN \(prn)")
             let validated = try await client.request(cp, [0x04])
             XCTAssertEqual(validated, Fixtures.hex("10 04 01"), "PRN \(prn): nothing else was queued")
@@ -63,7 +45,7 @@ final class LegacyPacketTests: XCTestCase {
 
     func testACountThatIsNotAMultipleStillEndsWithTheResponse() async throws {
         let (client, image) = try await receivingClient(prn: 12)
-        let final = try await streamImage(client, image, prn: 12)
+        let final = try await client.streamLegacyImage(image.firmware, prn: 12)
         XCTAssertEqual(final, Fixtures.hex("10 03 01"))
     }
 

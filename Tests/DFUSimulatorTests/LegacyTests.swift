@@ -64,19 +64,7 @@ final class LegacyTests: XCTestCase {
         try await start(client, image: image)
         try await client.write(cp, Fixtures.hex("08 0C 00"))
         try await client.write(cp, [0x03])
-        var sent = 0
-        var packets = 0
-        while sent < image.firmware.count {
-            let end = min(sent + 20, image.firmware.count)
-            try await client.writeWithoutResponse(pkt, Array(image.firmware[sent..<end]))
-            sent = end
-            packets += 1
-            if packets % 12 == 0 {
-                let receipt = try await client.next(cp)
-                XCTAssertEqual(receipt, [0x11] + Fixtures.le32(UInt32(sent)))
-            }
-        }
-        let received = try await client.next(cp)
+        let received = try await client.streamLegacyImage(image.firmware, prn: 12)
         XCTAssertEqual(received, Fixtures.hex("10 03 01"))
         try await expect(client, "04", "10 04 01")
         try await client.write(cp, [0x05])

@@ -239,3 +239,25 @@ extension Fixtures {
         return [0x0A, UInt8(command.count)] + command
     }
 }
+
+extension ScriptedClient {
+    /// Streams a Legacy image in 20-byte packets, taking the receipt after every `prn`-th packet
+    /// that leaves data expected (SDK 11 sends none on the packet that completes the image);
+    /// returns the notification that follows the last packet.
+    func streamLegacyImage(_ firmware: [UInt8], prn: Int) async throws -> [UInt8]? {
+        let cp = Fixtures.uuids.legacyControlPoint
+        var sent = 0
+        var packets = 0
+        while sent < firmware.count {
+            let end = min(sent + 20, firmware.count)
+            try await writeWithoutResponse(Fixtures.uuids.legacyPacket, Array(firmware[sent..<end]))
+            sent = end
+            packets += 1
+            if packets % prn == 0, sent < firmware.count {
+                let receipt = try await next(cp)
+                XCTAssertEqual(receipt, [0x11] + Fixtures.le32(UInt32(sent)), "after packet \(packets)")
+            }
+        }
+        return try await next(cp)
+    }
+}
