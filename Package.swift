@@ -85,7 +85,7 @@ let package = Package(
             name: "dfu-sim",
             dependencies: [
                 "DFUSupport",
-                "DFUSimulator", "BlueZ", "GATT", "SimulatorCommandLine",
+                "NordicDFU", "DFUSimulator", "BlueZ", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -45,9 +45,14 @@ echo "== system tests in the VM (real bluetoothd, two virtual controllers)"
 classes=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\(BlueZSystemTests\.[A-Za-z]*\)/.*|\1|p' | sort -u | paste -sd, -)
 [ -n "$classes" ] || { echo "error: no BlueZSystemTests in $bundle" >&2; exit 1; }
 set +e
-scripts/vm/run.sh --timeout 600 "$bundle" "$classes" 2>&1 | tee .build/vm-tests.log
+rm -rf .build/vm-logs
+scripts/vm/run.sh --timeout 600 --logs .build/vm-logs "$bundle" "$classes" 2>&1 | tee .build/vm-tests.log
 status=${PIPESTATUS[0]}
 set -e
+if [ "$status" -ne 0 ] && [ -f .build/vm-logs/bluetoothd.log ]; then
+    echo "== the VM's bluetoothd log, last lines (all of them in .build/vm-logs)"
+    tail -n 40 .build/vm-logs/bluetoothd.log
+fi
 # A run in which everything skipped would pass silently: the VM must really run them.
 if grep -qE "Test skipped|with [1-9][0-9]* tests? skipped" .build/vm-tests.log; then
     echo "error: system tests were skipped inside the VM" >&2

@@ -2,6 +2,7 @@ import BlueZ
 import DFUSimulator
 import DFUSupport
 import GATT
+import NordicDFU
 
 /// Serves a `RealTimeDevice` on a BlueZ adapter: registers the running firmware's GATT table and
 /// advertises it, hands every write to the device and answers it at once, sends the device's
@@ -216,8 +217,16 @@ final class DeviceHost: Sendable {
         let onRead: LocalCharacteristic.ReadHandler = { [device] in device.read(uuid) ?? [] }
         return LocalCharacteristic(
             uuid: uuid, properties: characteristic.properties, onWrite: writable ? onWrite : nil,
-            onRead: characteristic.properties.contains(.read) ? onRead : nil)
+            onRead: characteristic.properties.contains(.read) ? onRead : nil,
+            acquiresWrites: uuid == Self.socketWrittenCharacteristic)
     }
+
+    /// Packets reach the device through a socket (`AcquireWrite`) rather than one D-Bus call each
+    /// only on the Legacy packet characteristic: its first write (the image sizes) is answered
+    /// before the next one comes, which bluetoothd 5.66 needs to hand over the socket without
+    /// garbling writes (`LocalCharacteristic.acquiresWrites`). A Secure init packet is followed
+    /// at once by Calculate Checksum, so the Secure packet characteristic keeps the calls.
+    private static let socketWrittenCharacteristic = DFUUUIDs().legacyPacket
 
     private func stopServing() async {
         let (server, advertiser) = state.withLock { state in

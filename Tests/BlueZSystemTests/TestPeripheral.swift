@@ -4,12 +4,15 @@ import Synchronization
 
 /// A small DFU-like peripheral served on hci1 by our own `DBus` and `BlueZ` code: service 0xFE59
 /// with a control point (write, notify: answers every write with `60 <opcode> 01`) and a packet
-/// characteristic (write without response, write: counts what arrives), plus Device Information
-/// with a Firmware Revision String.
+/// characteristic (write without response, write: counts what arrives), an acquired packet
+/// characteristic (write without response through `AcquireWrite`), plus Device Information with a
+/// Firmware Revision String.
 final class TestPeripheral: Sendable {
     static let service = BluetoothUUID(short: 0xFE59)
     static let controlPoint = BluetoothUUID("8ec90001-f315-4f60-9fb8-838830daea50")!
     static let packet = BluetoothUUID("8ec90002-f315-4f60-9fb8-838830daea50")!
+    /// Not a DFU characteristic: writes to it come through a socket (`acquiresWrites`).
+    static let acquiredPacket = BluetoothUUID("8ec900f2-f315-4f60-9fb8-838830daea50")!
     static let deviceInformation = BluetoothUUID(short: 0x180A)
     static let firmwareRevision = BluetoothUUID(short: 0x2A26)
     static let firmwareVersion = "1.2.3"
@@ -18,10 +21,13 @@ final class TestPeripheral: Sendable {
     let server: BlueZGATTServer
     let packets: PacketLog
     let controlWrites: PacketLog
+    /// Control-point and acquired-packet writes together, in the order the handlers got them.
+    let arrivals: PacketLog
     var address: String { server.adapterAddress }
 
-    private init(server: BlueZGATTServer, packets: PacketLog, controlWrites: PacketLog) {
+    private init(server: BlueZGATTServer, packets: PacketLog, controlWrites: PacketLog, arrivals: PacketLog) {
         self.server = server
+        self.arrivals = arrivals
         self.packets = packets
         self.controlWrites = controlWrites
     }
@@ -31,6 +37,7 @@ final class TestPeripheral: Sendable {
     {
         let packets = PacketLog()
         let controlWrites = PacketLog()
+        let arrivals = PacketLog()
         let server = ServerBox()
         let services = [
             LocalService(
@@ -40,12 +47,16 @@ final class TestPeripheral: Sendable {
                         uuid: controlPoint, properties: [.write, .notify],
                         onWrite: { value in
                             controlWrites.append(value)
+                            arrivals.append(value)
                             // answer after the write's own reply has gone out
                             Task { try server.value?.notify(controlPoint, [0x60, value.first ?? 0, 0x01]) }
                         }),
                     LocalCharacteristic(
                         uuid: packet, properties: [.writeWithoutResponse, .write],
                         onWrite: { value in packets.append(value) }),
+                    LocalCharacteristic(
+                        uuid: acquiredPacket, properties: [.writeWithoutResponse],
+                        onWrite: { value in arrivals.append(value) }, acquiresWrites: true),
                 ]),
             LocalService(
                 uuid: deviceInformation,
@@ -60,7 +71,8 @@ final class TestPeripheral: Sendable {
         let started = try await BlueZGATTServer.start(
             adapter: adapter, services: services, advertisements: [advertisement, advertisement])
         server.set(started)
-        return TestPeripheral(server: started, packets: packets, controlWrites: controlWrites)
+        return TestPeripheral(
+            server: started, packets: packets, controlWrites: controlWrites, arrivals: arrivals)
     }
 
     func stop() async { await server.stop() }

@@ -23,6 +23,7 @@ public final class BlueZGATTServer: Sendable {
     /// Characteristic UUID → object path.
     private let characteristicPaths: [BluetoothUUID: String]
     private let subscribed = Subscriptions()
+    private let acquiredWrites = AcquiredWrites()
 
     /// Exports `services`, registers them with bluetoothd on `adapter` (`hciN`, its address, or
     /// the first one) and registers each of `advertisements`. Several identical advertisements
@@ -124,6 +125,7 @@ public final class BlueZGATTServer: Sendable {
     /// Stops advertising, unregisters the application and leaves the bus (bluetoothd then drops
     /// the services; connected centrals stay connected).
     public func stop() async {
+        acquiredWrites.stop()
         for path in advertisementPaths {
             _ = try? await bus.call(
                 adapter.path, BlueZ.advertisingManagerInterface, "UnregisterAdvertisement",
@@ -179,40 +181,50 @@ public final class BlueZGATTServer: Sendable {
         }
     }
 
-    /// The characteristic's methods run in the order bluetoothd calls them: write commands must
-    /// reach `onWrite` in the order they came over the air.
+    /// The characteristic's methods run in the order bluetoothd calls them, and writes reach
+    /// `onWrite` in the order they came over the air (`AcquiredWrites`).
     private func characteristicInterface(_ characteristic: LocalCharacteristic, path: String, service: String)
         -> DBusInterface
     {
         let subscribed = self.subscribed
+        let writes = acquiredWrites
         let onWrite = characteristic.onWrite
         let onRead = characteristic.onRead
-        return DBusInterface(
-            BlueZ.characteristicInterface,
-            methods: [
-                DBusMethod("ReadValue", in: "a{sv}", out: "ay", inOrder: true) { _ in
-                    guard let onRead else { throw Self.notPermitted("read") }
-                    return [.bytes(try await onRead())]
-                },
-                DBusMethod("WriteValue", in: "aya{sv}", inOrder: true) { call in
-                    guard let onWrite else { throw Self.notPermitted("write") }
-                    try await onWrite(call.arguments.first?.bytes ?? [])
-                    return []
-                },
-                DBusMethod("StartNotify", inOrder: true) { _ in
-                    subscribed.set(path, true)
-                    return []
-                },
-                DBusMethod("StopNotify", inOrder: true) { _ in
-                    subscribed.set(path, false)
-                    return []
-                },
-            ],
-            properties: [
-                DBusProperty("UUID", value: .string(characteristic.uuid.uuidString)),
-                DBusProperty("Service", value: .objectPath(service)),
-                DBusProperty("Flags", value: .stringArray(characteristic.properties.flagNames)),
-            ])
+        var methods = [
+            DBusMethod("ReadValue", in: "a{sv}", out: "ay", inOrder: true) { _ in
+                guard let onRead else { throw Self.notPermitted("read") }
+                return [.bytes(try await onRead())]
+            },
+            DBusMethod("WriteValue", in: "aya{sv}", inOrder: true) { call in
+                guard let onWrite else { throw Self.notPermitted("write") }
+                try writes.deliver(call.arguments.first?.bytes ?? [], to: onWrite)
+                return []
+            },
+            DBusMethod("StartNotify", inOrder: true) { _ in
+                subscribed.set(path, true)
+                return []
+            },
+            DBusMethod("StopNotify", inOrder: true) { _ in
+                subscribed.set(path, false)
+                return []
+            },
+        ]
+        var properties = [
+            DBusProperty("UUID", value: .string(characteristic.uuid.uuidString)),
+            DBusProperty("Service", value: .objectPath(service)),
+            DBusProperty("Flags", value: .stringArray(characteristic.properties.flagNames)),
+        ]
+        // bluetoothd 5.66 acquires a socket for a characteristic that has this property
+        if let onWrite, characteristic.acquiresWrites,
+            characteristic.properties.contains(.writeWithoutResponse)
+        {
+            methods.append(
+                DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", inOrder: true) { call in
+                    try writes.acquire(options: call.arguments, handler: onWrite)
+                })
+            properties.append(DBusProperty("WriteAcquired", value: .boolean(false)))
+        }
+        return DBusInterface(BlueZ.characteristicInterface, methods: methods, properties: properties)
     }
 
     private static func notPermitted(_ what: String) -> DBusError {

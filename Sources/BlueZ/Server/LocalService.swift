@@ -2,25 +2,33 @@ import GATT
 
 /// A characteristic this host offers to centrals through bluetoothd (the peripheral role).
 public struct LocalCharacteristic: Sendable {
-    public typealias WriteHandler = @Sendable ([UInt8]) async throws -> Void
+    /// Runs while bluetoothd waits: it must return at once (work that takes time goes elsewhere).
+    public typealias WriteHandler = @Sendable ([UInt8]) throws -> Void
     public typealias ReadHandler = @Sendable () async throws -> [UInt8]
 
     public var uuid: BluetoothUUID
     public var properties: CharacteristicProperties
     /// Runs for every value a central writes, request or command alike (bluetoothd 5.66 does not
-    /// say which). A thrown error refuses a write request.
+    /// say which), in the order they came over the air. A thrown error refuses a write request.
     public var onWrite: WriteHandler?
+    /// Offer bluetoothd `AcquireWrite` (needs `.writeWithoutResponse`): writes then come through
+    /// a socket, not one D-Bus call each. bluetoothd 5.66 acquires the socket on the first write
+    /// and keeps only a pointer to that write's bytes until the socket comes, so writes that
+    /// arrive meanwhile are garbled; turn it on only where the first write is followed by a
+    /// pause (the central waits for an answer), see docs/bluez-module.md.
+    public var acquiresWrites: Bool
     /// Supplies the value a central reads.
     public var onRead: ReadHandler?
 
     public init(
         uuid: BluetoothUUID, properties: CharacteristicProperties, onWrite: WriteHandler? = nil,
-        onRead: ReadHandler? = nil
+        onRead: ReadHandler? = nil, acquiresWrites: Bool = false
     ) {
         self.uuid = uuid
         self.properties = properties
         self.onWrite = onWrite
         self.onRead = onRead
+        self.acquiresWrites = acquiresWrites
     }
 }
 
