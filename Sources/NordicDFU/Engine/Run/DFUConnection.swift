@@ -14,9 +14,9 @@ extension UpdateSession {
     /// Connects (several attempts, each bounded by the connect timeout), resolves services and
     /// detects the DFU mode.
     func connect(_ target: DeviceIdentifier) async throws -> DFUConnection {
-        var lastError: any Error = GATTError.connectionFailed(
-            device: target.description, reason: "no attempt made")
-        for attempt in 1...max(1, options.connectionAttempts) {
+        var lastError = GATTError.connectionFailed(device: target.description, reason: "no attempt made")
+        let attempts = max(1, options.connectionAttempts)
+        for attempt in 1...attempts {
             try await controller.checkpoint()
             do {
                 let peripheral = try await central.connect(target, timeout: options.connectTimeout)
@@ -27,7 +27,11 @@ extension UpdateSession {
                 log(.warning, "connection attempt \(attempt) to \(target) failed: \(error)")
             }
         }
-        throw failure(.failedToConnect, "could not connect to \(target): \(lastError)")
+        // the transport's message names the device too: say it once
+        var reason = lastError.description
+        if case .connectionFailed(_, let why) = lastError { reason = why }
+        let tries = attempts == 1 ? "" : " (\(attempts) attempts)"
+        throw failure(.failedToConnect, "could not connect to \(target)\(tries): \(reason)")
     }
 
     private func inspect(_ peripheral: any GATTPeripheral) async throws -> DFUConnection {
