@@ -24,6 +24,8 @@ wait_for() {
 say() { echo "[vm $(uptime)] $*"; }
 finish() {
 	echo "$1" > $control/status
+	# the kernel's view (a daemon killed by a fault or a kernel BUG leaves no line of its own)
+	dmesg > $logs/dmesg.log 2>&1
 	sync
 	busybox poweroff -f
 }
