@@ -24,6 +24,9 @@ struct LinkFigures {
     /// This process's user + system CPU seconds per MB over the long raw runs: what the
     /// transport alone costs, to compare the updater's CPU with.
     var rawCPUSecondsPerMB: Double
+    /// This process's CPU seconds per control point round trip (a WriteValue request and a
+    /// notification through the acquired socket).
+    var requestCPUSeconds: Double
 }
 
 /// Measures `LinkFigures` on a connection to a Secure DFU bootloader.
@@ -65,11 +68,13 @@ struct LinkProbe {
             throw ValidationError("Select (data) returned no object size")
         }
         var requests: [Duration] = []
+        let requestsCPUBefore = LinkBenchmark.processCPUSeconds()
         for _ in 0..<roundTrips {
             let start = ContinuousClock.now
             _ = try await request(.setPacketReceiptNotification(0))
             requests.append(ContinuousClock.now - start)
         }
+        let requestCPU = (LinkBenchmark.processCPUSeconds() - requestsCPUBefore) / Double(roundTrips)
         let shortRun = max(1, longRun / 10)
         let payload = [UInt8](repeating: 0xA5, count: packetBytes)
         var receipts: [Duration] = []
@@ -89,7 +94,8 @@ struct LinkProbe {
             receiptRoundTrip: receipts.sorted()[receipts.count / 2],
             rawBytesPerSecond: Double((longRun - shortRun) * packetBytes) / (long - short).seconds,
             packetBytes: packetBytes, objectSize: Int(objectSize),
-            rawCPUSecondsPerMB: longRunCPU / (Double(repeats * longRun * packetBytes) / 1_000_000))
+            rawCPUSecondsPerMB: longRunCPU / (Double(repeats * longRun * packetBytes) / 1_000_000),
+            requestCPUSeconds: requestCPU)
     }
 
     /// Writes `request` and returns its response (a receipt still in flight is skipped).

@@ -14,6 +14,7 @@ struct LinkReport {
                 ("raw_bytes_per_second", format(link.rawBytesPerSecond)),
                 ("packet_bytes", "\(link.packetBytes)"), ("object_bytes", "\(link.objectSize)"),
                 ("raw_cpu_seconds_per_mb", format(link.rawCPUSecondsPerMB)),
+                ("request_cpu_ms", format(link.requestCPUSeconds * 1000)),
             ])
         } else {
             print(
@@ -21,7 +22,8 @@ struct LinkReport {
                     + "packet receipt round trip \(format(link.receiptRoundTrip.seconds * 1000)) ms, "
                     + "raw write without response \(kB(link.rawBytesPerSecond)) "
                     + "(\(link.packetBytes)-byte packets, \(link.objectSize)-byte objects), "
-                    + "CPU \(format(link.rawCPUSecondsPerMB)) s/MB")
+                    + "CPU \(format(link.rawCPUSecondsPerMB)) s/MB streaming, "
+                    + "\(format(link.requestCPUSeconds * 1000)) ms per round trip")
         }
     }
 
