@@ -128,8 +128,14 @@ struct LinkBenchmark: AsyncParsableCommand {
         } catch {
             outcome = .failure(error)
         }
-        let held = try await simulator.stop()
+        // the step's own failure first: a stop that fails after it would hide it
+        let held: Result<[String: Any], any Error>
+        do {
+            held = .success(try await simulator.stop())
+        } catch {
+            held = .failure(error)
+        }
         if !address.isEmpty { try? await BlueZCentral(adapter: adapter).removeDevice(address: address) }
-        return (try outcome.get(), held)
+        return (try outcome.get(), try held.get())
     }
 }
