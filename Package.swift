@@ -78,6 +78,7 @@ let package = Package(
                 "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // Serves a simulated device on a BlueZ adapter.

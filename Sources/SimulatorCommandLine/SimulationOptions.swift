@@ -31,6 +31,9 @@ public struct SimulationOptions: ParsableArguments {
     @Option(help: "ATT MTU the simulated device offers, 23 … 517 (247).")
     public var simMtu: Int?
 
+    @Option(help: "The largest image, in KiB, the simulated device's free bank takes (900).")
+    public var simBankKib: Int?
+
     @Option(
         help: ArgumentHelp(
             "A fault the simulated device injects (repeatable).", valueName: SimulatedFault.forms))
@@ -41,7 +44,7 @@ public struct SimulationOptions: ParsableArguments {
     /// Whether any `--sim-*` option was given.
     public var usesSimulatorOptions: Bool {
         simDfuVersion != nil || simFirmwareVersion != nil || simHwVersion != nil || simSdId != nil
-            || simPublicKey != nil || simMtu != nil || !simFault.isEmpty
+            || simPublicKey != nil || simMtu != nil || simBankKib != nil || !simFault.isEmpty
     }
 
     public func validate() throws {
@@ -76,6 +79,12 @@ public struct SimulationOptions: ParsableArguments {
             }
         }
         if let simMtu { configuration.mtu = simMtu }
+        if let simBankKib {
+            guard simBankKib > 0 else {
+                throw SimulationOptionsError("--sim-bank-kib \(simBankKib) must be at least 1")
+            }
+            configuration.bankCapacity = simBankKib * 1024
+        }
         configuration.faults = simFault
         do {
             try configuration.validate()

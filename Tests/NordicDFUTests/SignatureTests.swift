@@ -37,6 +37,18 @@ final class SignatureTests: XCTestCase {
             try readPackage(TestPackages.app(dat: edited)).verifySignatures(with: publicKey), [false])
     }
 
+    func testMadeSecureApplicationIsSignedAsNrfutilSignsOrNotAtAll() throws {
+        let key = P256.Signing.PrivateKey()
+        let signed = try DFUPackage.secureApplication(firmware: firmware, version: 2, signedBy: key)
+        XCTAssertTrue(signed.images[0].isSigned)
+        XCTAssertEqual(signed.verifySignatures(with: DFUPublicKey(key.publicKey)), [true])
+        XCTAssertEqual(
+            signed.verifySignatures(with: DFUPublicKey(P256.Signing.PrivateKey().publicKey)), [false])
+        let unsigned = try DFUPackage.unsignedSecureApplication(firmware: firmware, version: 2)
+        XCTAssertFalse(unsigned.images[0].isSigned)
+        XCTAssertEqual(unsigned.images[0].firmware, signed.images[0].firmware)
+    }
+
     func testUnsignedHasNoVerdict() throws {
         let package = try readPackage(TestPackages.app())
         XCTAssertFalse(package.images[0].isSigned)

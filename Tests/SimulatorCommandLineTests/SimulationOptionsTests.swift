@@ -65,7 +65,8 @@ final class SimulationOptionsTests: XCTestCase {
         let options = try SimulationOptions.parse([
             "--simulate", "legacy-app", "--sim-dfu-version", "0.6", "--sim-firmware-version", "2.0.1",
             "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key", try keyFile().path,
-            "--sim-mtu", "185", "--sim-fault", "crc-error=2", "--sim-fault", "slow-flash=300",
+            "--sim-mtu", "185", "--sim-bank-kib", "2048", "--sim-fault", "crc-error=2", "--sim-fault",
+            "slow-flash=300",
         ])
         let configuration = try options.configuration(address: address, name: "Thermo")
         XCTAssertEqual(configuration.kind, .legacyApp)
@@ -77,6 +78,7 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.softDeviceID, 0x88)
         XCTAssertNotNil(configuration.publicKey)
         XCTAssertEqual(configuration.mtu, 185)
+        XCTAssertEqual(configuration.bankCapacity, 2048 * 1024)
         XCTAssertEqual(configuration.faults, [.crcError(2), .slowFlash(.milliseconds(300))])
     }
 
@@ -117,6 +119,10 @@ final class SimulationOptionsTests: XCTestCase {
             let error = error as? SimulationOptionsError
             XCTAssertEqual(error?.isMissingFile, false)
             XCTAssertTrue(error?.description.contains("--sim-mtu") == true, "\(String(describing: error))")
+        }
+        let bank = try SimulationOptions.parse(["--simulate", "secure", "--sim-bank-kib", "0"])
+        XCTAssertThrowsError(try bank.configuration(address: address)) { error in
+            XCTAssertTrue("\(error)".contains("--sim-bank-kib"), "\(error)")
         }
         let key = try SimulationOptions.parse(["--simulate", "secure", "--sim-public-key", "/nonexistent"])
         XCTAssertThrowsError(try key.configuration(address: address)) { error in

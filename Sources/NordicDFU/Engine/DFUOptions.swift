@@ -42,8 +42,9 @@ public struct DFUOptions: Sendable {
     /// Wait after creating every data object (on link time), while the bootloader erases the
     /// object's flash page. None by default: a bootloader whose packet buffers hold what
     /// arrives during the erase needs none, and when an object arrives incomplete right after
-    /// Create the engine resends the missing bytes and waits after each Create from then on
-    /// (100 ms, doubling up to 2 s; see docs/engine.md).
+    /// Create the engine resends the missing bytes and from then on waits after each Create
+    /// what the loss showed (`LearnedFlashWait`, at most 2 s; see docs/engine.md). The longer
+    /// of this and the learned wait applies.
     public var dataObjectPreparationDelay: Duration = .zero
     /// The name the Secure bootloader advertises after a buttonless jump without bonds.
     public var alternativeAdvertisingName: AlternativeAdvertisingName = .random

@@ -1,0 +1,141 @@
+import ArgumentParser
+import BlueZ
+import Crypto
+import DFUSimulator
+import DFUSupport
+import Foundation
+import GATT
+import NordicDFU
+
+/// `dfu-bench link`: Secure DFU through bluetoothd against `dfu-sim`, next to the protocol bound
+/// of the same link measured in the same run (docs/engine.md, "Through bluetoothd").
+struct LinkBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link",
+        abstract: "Secure DFU through bluetoothd against dfu-sim, against the link's protocol bound.",
+        discussion: """
+            Serves `dfu-sim --simulate secure` on --peripheral-adapter (a new process for each \
+            step, stopped by its pid) and updates it from --adapter. Measures the link first \
+            (control point round trip, packet receipt round trip, raw write-without-response \
+            rate through AcquireWrite), then runs signed Secure DFUs with default options through \
+            AcquireWrite and through pipelined WriteValue, and prints each DFU's throughput, the \
+            protocol bound of the link (and the bound with dfu-sim's flash model), their ratios, \
+            the updater's CPU seconds per MB (this process: user + system) and WriteValue over \
+            AcquireWrite. Needs two BlueZ adapters that see each other and root (dfu-sim): in \
+            practice the VM, scripts/vm/bench.sh.
+            """)
+
+    @Option(help: "The adapter of the updater.")
+    var adapter = "hci0"
+
+    @Option(help: "The adapter dfu-sim serves the device on.")
+    var peripheralAdapter = "hci1"
+
+    @Option(help: "The dfu-sim executable (default: the one next to dfu-bench).")
+    var dfuSim: String?
+
+    @Option(help: "Image sizes in bytes, updated through AcquireWrite.")
+    var sizes: [Int] = [100 * 1024, 1024 * 1024]
+
+    @Option(help: "Image sizes in bytes, updated through pipelined WriteValue as well.")
+    var writeValueSizes: [Int] = [100 * 1024]
+
+    @Option(help: "Round trips measured (the median counts).")
+    var roundTrips = 15
+
+    @Option(help: "Packets in the long raw-rate run (the short one has a tenth).")
+    var probePackets = 600
+
+    @Option(help: "The simulated device's page erase time in ms (default: the nRF52's 85).")
+    var eraseMs: Int?
+
+    @Flag(help: "JSON Lines instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard (sizes + writeValueSizes).allSatisfy({ $0 > 0 }), !sizes.isEmpty else {
+            throw ValidationError("--sizes and --write-value-sizes take positive byte counts")
+        }
+        guard roundTrips > 0, probePackets >= 10, probePackets <= Int(UInt16.max) else {
+            throw ValidationError("--round-trips must be positive, --probe-packets 10…65535")
+        }
+    }
+
+    func run() async throws {
+        let key = P256.Signing.PrivateKey()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-bench-link-\(getpid()).pem")
+        try key.publicKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let report = LinkReport(json: json)
+        let bankKiB = ((sizes + writeValueSizes).max()! + 1023) / 1024
+        var simulatorArguments = [
+            "--simulate", "secure", "--sim-public-key", keyFile.path, "--sim-bank-kib",
+            "\(max(900, bankKiB))",
+        ]
+        if let eraseMs { simulatorArguments += ["--sim-fault", "slow-flash=\(eraseMs)"] }
+        let serve = {
+            try SimulatorProcess(
+                executable: simulatorExecutable, adapter: peripheralAdapter, arguments: simulatorArguments)
+        }
+
+        let link = try await withSimulator(serve) { address in
+            try await LinkProbe.measure(
+                central: try await BlueZCentral(adapter: adapter), address: address, roundTrips: roundTrips,
+                longRun: probePackets, repeats: 2)
+        }.value
+        report.link(link)
+        var timing = SimulationTiming()
+        if let eraseMs { timing.pageErase = .milliseconds(eraseMs) }
+        var acquired: [Int: Double] = [:]
+        for (size, acquireWrite) in sizes.map({ ($0, true) }) + writeValueSizes.map({ ($0, false) }) {
+            let package = try Self.package(size: size, key: key)
+            let (run, held) = try await withSimulator(serve) { address in
+                try await update(package, address: address, acquireWrite: acquireWrite)
+            }
+            try Self.check(held, holds: package)
+            let initBytes = package.images[0].initPacket?.count ?? 0
+            let protocolBound = ProtocolBound(link: link, flash: nil).duration(
+                imageBytes: size, initPacketBytes: initBytes)
+            let deviceBound = ProtocolBound(link: link, flash: timing).duration(
+                imageBytes: size, initPacketBytes: initBytes)
+            report.update(run, imageBytes: size, protocolBound: protocolBound, deviceBound: deviceBound)
+            if acquireWrite {
+                acquired[size] = run.bytesPerSecond
+            } else if let reference = acquired[size] {
+                report.ratio("write_value/acquire_write", imageBytes: size, run.bytesPerSecond / reference)
+            }
+        }
+    }
+
+    private var simulatorExecutable: URL {
+        if let dfuSim { return URL(fileURLWithPath: dfuSim) }
+        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return own.deletingLastPathComponent().appendingPathComponent("dfu-sim")
+    }
+
+    /// Starts a simulator, runs `body` with its address, then stops it by its pid and has the
+    /// updater's adapter forget the device (so that no link or GATT cache outlives the step).
+    private func withSimulator<T>(
+        _ serve: () throws -> SimulatorProcess, _ body: (String) async throws -> T
+    ) async throws -> (value: T, held: [String: Any]) {
+        let simulator = try serve()
+        let outcome: Result<T, any Error>
+        var address = ""
+        do {
+            address = try await simulator.advertisedAddress()
+            outcome = .success(try await body(address))
+        } catch {
+            outcome = .failure(error)
+        }
+        // the step's own failure first: a stop that fails after it would hide it
+        let held: Result<[String: Any], any Error>
+        do {
+            held = .success(try await simulator.stop())
+        } catch {
+            held = .failure(error)
+        }
+        if !address.isEmpty { try? await BlueZCentral(adapter: adapter).removeDevice(address: address) }
+        return (try outcome.get(), try held.get())
+    }
+}

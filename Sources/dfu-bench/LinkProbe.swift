@@ -1,0 +1,138 @@
+import ArgumentParser
+import BlueZ
+import DFUSupport
+import Foundation
+import GATT
+import NordicDFU
+
+/// What one link to a Secure DFU bootloader costs, measured with the protocol's own messages on
+/// a fresh bootloader (no object created, so every packet is refused at once and changes nothing).
+struct LinkFigures {
+    /// A control point request written and its response notified (Set PRN).
+    var requestRoundTrip: Duration
+    /// One packet written without response and its packet receipt notified (PRN 1).
+    var receiptRoundTrip: Duration
+    /// Write-without-response bytes per second that reach the device, from the time of a long
+    /// run of packets ending in a receipt minus that of a short one (so the fixed latency
+    /// cancels out).
+    var rawBytesPerSecond: Double
+    /// The packet size the engine uses on this link (its maximum write-without-response
+    /// length, a multiple of 4).
+    var packetBytes: Int
+    /// The bootloader's data object size (Select data).
+    var objectSize: Int
+    /// This process's user + system CPU seconds per MB over the long raw runs: what the
+    /// transport alone costs, to compare the updater's CPU with.
+    var rawCPUSecondsPerMB: Double
+    /// This process's CPU seconds per control point round trip (a WriteValue request and a
+    /// notification through the acquired socket).
+    var requestCPUSeconds: Double
+}
+
+/// Measures `LinkFigures` on a connection to a Secure DFU bootloader.
+struct LinkProbe {
+    let controlPoint: any GATTCharacteristic
+    let packet: any GATTCharacteristic
+    let responses: NotificationQueue
+
+    static let timeout = Duration.seconds(20)
+
+    /// Connects through `central`, measures and disconnects. Round trips are the median of
+    /// `roundTrips`; each streamed run is the best of `repeats`.
+    static func measure(
+        central: BlueZCentral, address: String, roundTrips: Int, longRun: Int, repeats: Int
+    ) async throws -> LinkFigures {
+        let link = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
+        do {
+            let uuids = DFUUUIDs()
+            guard let service = try await link.service(uuids.secureService),
+                let controlPoint = service.characteristic(uuids.secureControlPoint),
+                let packet = service.characteristic(uuids.securePacket)
+            else { throw ValidationError("\(address) has no Secure DFU service") }
+            let probe = LinkProbe(
+                controlPoint: controlPoint, packet: packet,
+                responses: NotificationQueue(try await controlPoint.subscribe(timeout: timeout)))
+            let figures = try await probe.measure(roundTrips: roundTrips, longRun: longRun, repeats: repeats)
+            await link.disconnect()
+            return figures
+        } catch {
+            await link.disconnect()
+            throw error
+        }
+    }
+
+    private func measure(roundTrips: Int, longRun: Int, repeats: Int) async throws -> LinkFigures {
+        let packetBytes =
+            min(await packet.maximumWriteWithoutResponseLength, DFUOptions().maximumPacketSize) & ~3
+        guard case .selected(let objectSize, _, _) = try await request(.select(.data)).outcome else {
+            throw ValidationError("Select (data) returned no object size")
+        }
+        var requests: [Duration] = []
+        let requestsCPUBefore = LinkBenchmark.processCPUSeconds()
+        for _ in 0..<roundTrips {
+            let start = ContinuousClock.now
+            _ = try await request(.setPacketReceiptNotification(0))
+            requests.append(ContinuousClock.now - start)
+        }
+        let requestCPU = (LinkBenchmark.processCPUSeconds() - requestsCPUBefore) / Double(roundTrips)
+        let shortRun = max(1, longRun / 10)
+        let payload = [UInt8](repeating: 0xA5, count: packetBytes)
+        var receipts: [Duration] = []
+        for _ in 0..<roundTrips { receipts.append(try await timeToReceipt(packets: 1, payload)) }
+        var short = Duration.seconds(3600)
+        var long = Duration.seconds(3600)
+        var longRunCPU = 0.0
+        for _ in 0..<repeats {
+            short = min(short, try await timeToReceipt(packets: shortRun, payload))
+            let cpuBefore = LinkBenchmark.processCPUSeconds()
+            long = min(long, try await timeToReceipt(packets: longRun, payload))
+            longRunCPU += LinkBenchmark.processCPUSeconds() - cpuBefore
+        }
+        _ = try await request(.setPacketReceiptNotification(0))
+        return LinkFigures(
+            requestRoundTrip: requests.sorted()[requests.count / 2],
+            receiptRoundTrip: receipts.sorted()[receipts.count / 2],
+            rawBytesPerSecond: Double((longRun - shortRun) * packetBytes) / (long - short).seconds,
+            packetBytes: packetBytes, objectSize: Int(objectSize),
+            rawCPUSecondsPerMB: longRunCPU / (Double(repeats * longRun * packetBytes) / 1_000_000),
+            requestCPUSeconds: requestCPU)
+    }
+
+    /// Writes `request` and returns its response (a receipt still in flight is skipped).
+    private func request(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
+        try await controlPoint.write(request.encoded, timeout: Self.timeout)
+        while true {
+            let response = try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
+            if response.opCode == request.opCode { return response }
+        }
+    }
+
+    /// Sets PRN to `packets`, then times `packets` writes until their receipt arrives.
+    private func timeToReceipt(packets: Int, _ payload: [UInt8]) async throws -> Duration {
+        _ = try await request(.setPacketReceiptNotification(UInt16(packets)))
+        let start = ContinuousClock.now
+        for _ in 0..<packets { try await packet.writeWithoutResponse(payload) }
+        let receipt = try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
+        guard receipt.opCode == SecureDFURequest.calculateChecksum.opCode else {
+            throw ValidationError("expected a packet receipt, got \(receipt)")
+        }
+        return ContinuousClock.now - start
+    }
+}
+
+/// The control point's notifications, taken one at a time with a real-time bound, by one
+/// caller at a time (the probe is sequential; a timeout ends the benchmark).
+final class NotificationQueue: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
+
+    init(_ stream: AsyncThrowingStream<[UInt8], any Error>) { iterator = stream.makeAsyncIterator() }
+
+    func next(timeout: Duration) async throws -> [UInt8] {
+        try await withRealTimeout(timeout, waitingFor: "a control point notification") {
+            guard let value = try await self.iterator.next() else {
+                throw GATTError.disconnected(device: "the DFU target", reason: "its notifications ended")
+            }
+            return value
+        }
+    }
+}

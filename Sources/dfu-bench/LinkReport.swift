@@ -1,0 +1,72 @@
+import DFUSupport
+import Foundation
+
+/// What `dfu-bench link` prints: text for people, or JSON Lines (`--json`).
+struct LinkReport {
+    let json: Bool
+
+    func link(_ link: LinkFigures) {
+        if json {
+            emit([
+                ("benchmark", "\"link\""),
+                ("request_round_trip_ms", format(link.requestRoundTrip.seconds * 1000)),
+                ("receipt_round_trip_ms", format(link.receiptRoundTrip.seconds * 1000)),
+                ("raw_bytes_per_second", format(link.rawBytesPerSecond)),
+                ("packet_bytes", "\(link.packetBytes)"), ("object_bytes", "\(link.objectSize)"),
+                ("raw_cpu_seconds_per_mb", format(link.rawCPUSecondsPerMB)),
+                ("request_cpu_ms", format(link.requestCPUSeconds * 1000)),
+            ])
+        } else {
+            print(
+                "link: control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms, "
+                    + "packet receipt round trip \(format(link.receiptRoundTrip.seconds * 1000)) ms, "
+                    + "raw write without response \(kB(link.rawBytesPerSecond)) "
+                    + "(\(link.packetBytes)-byte packets, \(link.objectSize)-byte objects), "
+                    + "CPU \(format(link.rawCPUSecondsPerMB)) s/MB streaming, "
+                    + "\(format(link.requestCPUSeconds * 1000)) ms per round trip")
+        }
+    }
+
+    func update(_ run: LinkUpdateRun, imageBytes: Int, protocolBound: Duration, deviceBound: Duration) {
+        let path = run.acquireWrite ? "acquire_write" : "write_value"
+        let protocolRate = Double(imageBytes) / protocolBound.seconds
+        let deviceRate = Double(imageBytes) / deviceBound.seconds
+        if json {
+            emit([
+                ("benchmark", "\"link_dfu\""), ("write_path", "\"\(path)\""),
+                ("image_bytes", "\(imageBytes)"),
+                ("transfer_seconds", format(run.transfer.seconds)),
+                ("bytes_per_second", format(run.bytesPerSecond)),
+                ("protocol_bound_bytes_per_second", format(protocolRate)),
+                ("ratio_to_protocol_bound", format(run.bytesPerSecond / protocolRate)),
+                ("device_bound_bytes_per_second", format(deviceRate)),
+                ("ratio_to_device_bound", format(run.bytesPerSecond / deviceRate)),
+                ("cpu_seconds", format(run.cpuSeconds)), ("bytes_sent", "\(run.bytesSent)"),
+                ("cpu_seconds_per_mb", format(run.cpuSecondsPerMB)), ("retries", "\(run.retries)"),
+            ])
+        } else {
+            print(
+                "DFU \(imageBytes) bytes, \(path): \(kB(run.bytesPerSecond)) in "
+                    + "\(format(run.transfer.seconds)) s; protocol bound \(kB(protocolRate)) "
+                    + "(ratio \(format(run.bytesPerSecond / protocolRate))); with dfu-sim's flash "
+                    + "\(kB(deviceRate)) (ratio \(format(run.bytesPerSecond / deviceRate))); "
+                    + "CPU \(format(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
+        }
+    }
+
+    func ratio(_ name: String, imageBytes: Int, _ value: Double) {
+        if json {
+            emit([("ratio", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("value", format(value))])
+        } else {
+            print("\(name), \(imageBytes) bytes: \(format(value))")
+        }
+    }
+
+    private func emit(_ fields: [(String, String)]) {
+        print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+    }
+
+    private func kB(_ bytesPerSecond: Double) -> String { "\(format(bytesPerSecond / 1000)) kB/s" }
+
+    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
