@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # bluetoothd in the VM, by the pid this script recorded, never by name: guest-init.sh starts it
 # here, and the system tests (DaemonFailureTests) kill and restore it.
 #
@@ -28,8 +28,13 @@ every_powered() { [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powe
 case "${1:-}" in
 start)
 	[ -s $control/bluetoothd.cmdline ] || fail "no $control/bluetoothd.cmdline"
-	# shellcheck disable=SC2046
-	$(cat $control/bluetoothd.cmdline) >> $logs/bluetoothd.log 2>&1 < /dev/null &
+	# Only the log: a descriptor inherited from the caller (a test's output pipe) would stay
+	# open as long as bluetoothd runs, and the caller would wait for its end forever.
+	(
+		for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+		# shellcheck disable=SC2046
+		exec $(cat $control/bluetoothd.cmdline) >> $logs/bluetoothd.log 2>&1 < /dev/null
+	) &
 	echo $! > $pidfile
 	wait_for 30 on_bus || fail "bluetoothd is not on the bus after 30 s"
 	;;
