@@ -6,7 +6,8 @@ import XCTest
 /// The daemon and the adapter failing under a Secure update (docs/reliability.md): the fault
 /// comes once the updater reports 20 % of the 100 KiB image (5 of its 25 data objects); the
 /// update must end with the contract's exit code and `DFUError` within a bound, never hang, and
-/// a second run must then complete, resuming where the device kept the transfer.
+/// a second run must then complete, resuming where the device kept the transfer (a `dfu-sim`
+/// that lost its bluetoothd keeps nothing: see `testBluetoothdKilledMidTransfer`).
 final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// 100 KiB in 25 data objects: several seconds of transfer in the VM.
     private let package = "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip"
@@ -50,8 +51,8 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
         try await assertSecondRunResumes(on: simulator, at: address)
     }
 
-    /// With `--retries 0`, so that the lost device object ends the run (with retries the
-    /// updater finds the device again and resumes in the same run).
+    /// With `--retries 0`, so that the lost device object ends the run (with retries it is a
+    /// lost link the updater reconnects after).
     func testDeviceRemovedFromBluetoothdMidTransfer() async throws {
         let (simulator, address) = try await simulate("secure")
         let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)

@@ -1,3 +1,4 @@
+import BlueZ
 import Foundation
 import XCTest
 
@@ -10,9 +11,15 @@ extension SystemTestEnvironment {
     }
 
     /// Starts bluetoothd again unless it runs, waits until it lists every virtual controller's
-    /// adapter and powers them all on: what later tests expect to find.
+    /// adapter and powers them all on: what later tests expect to find. Throws unless the
+    /// central's and the peripheral's adapters (btvirt's controllers, which outlive bluetoothd)
+    /// are there and powered.
     static func restoreBluetoothd() async throws {
         try await controlBluetoothd("restore", timeout: .seconds(90))
+        for adapter in [centralAdapter, peripheralAdapter] {
+            // (throws GATTError.bluetoothUnavailable for a missing or unpowered adapter)
+            _ = try await BlueZCentral(adapter: adapter)
+        }
     }
 
     /// Powers adapter `index` on or off through the kernel's management interface; bluetoothd

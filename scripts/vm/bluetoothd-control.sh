@@ -22,7 +22,7 @@ running() {
 not_running() { ! running; }
 on_bus() { bluez_objects > /dev/null; }
 controllers() { ls /sys/class/bluetooth | grep -c '^hci[0-9]*$'; }
-every_adapter() { [ "$(adapters)" -ge "$(controllers)" ]; }
+every_adapter() { [ "$(controllers)" -gt 0 ] && [ "$(adapters)" -ge "$(controllers)" ]; }
 every_powered() { [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge "$(controllers)" ]; }
 
 case "${1:-}" in
