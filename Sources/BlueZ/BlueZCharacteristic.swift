@@ -7,6 +7,8 @@ struct CharacteristicContext: Sendable {
     let link: LinkState
     /// The device's address, for messages.
     let device: String
+    /// The device's `Device1` object path.
+    let devicePath: String
     let options: BlueZCentral.Options
     /// Write commands sent through `WriteValue` and not yet answered, on this connection.
     let pendingCommands: CommandWindow
@@ -91,7 +93,8 @@ public final class BlueZCharacteristic: GATTCharacteristic {
     }
 
     /// Calls a `GattCharacteristic1` method; a failure is reported as a `GATTError`, as
-    /// `disconnected` when the link went down meanwhile.
+    /// `disconnected` when the link went down meanwhile or bluetoothd's table of the device is
+    /// stale.
     func call(_ operation: String, _ member: String, _ arguments: [DBusValue], timeout: Duration)
         async throws -> [DBusValue]
     {
@@ -100,6 +103,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
                 path, BlueZ.characteristicInterface, member, arguments, timeout: timeout)
         } catch {
             try checkLink()
+            if let stale = await context.forgetIfTableIsStale(error) { throw stale }
             throw gattError(error, operation, device: context.device)
         }
     }

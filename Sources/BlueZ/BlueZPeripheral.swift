@@ -26,7 +26,7 @@ public final class BlueZPeripheral: GATTPeripheral {
         var services: [GATTService] = []
         var characteristicPaths: [String] = []
         let context = CharacteristicContext(
-            bus: central.bus, link: link, device: address, options: central.options,
+            bus: central.bus, link: link, device: address, devicePath: monitor.path, options: central.options,
             pendingCommands: CommandWindow(
                 limit: central.options.writeValueWindow, bus: central.bus, link: link, device: address))
         for servicePath in tree.paths(with: BlueZ.serviceInterface, under: monitor.path) {

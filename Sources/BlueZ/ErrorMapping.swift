@@ -16,6 +16,10 @@ extension DBusError {
         switch name {
         case DBusError.Name.serviceUnknown, DBusError.Name.nameHasNoOwner:
             return .bluetoothUnavailable(BlueZBus.notRunningMessage)
+        // bluetoothd is gone and the bus failed to start it again (D-Bus activation of org.bluez)
+        case let name where name.hasPrefix(DBusError.Name.spawnPrefix):
+            return .bluetoothUnavailable(
+                "\(BlueZBus.notRunningMessage) (the bus could not start it: \(message))")
         case DBusError.Name.unknownObject:
             return .disconnected(device: device, reason: "bluetoothd no longer knows the device")
         case "org.bluez.Error.NotReady":

@@ -21,6 +21,8 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
         public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+        /// The start of every error of a failed service activation (`…Spawn.ChildExited`, …).
+        public static let spawnPrefix = "org.freedesktop.DBus.Error.Spawn."
         public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
         public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
         public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"

@@ -1,6 +1,7 @@
 import BlueZ
 import Foundation
 import GATT
+import TestSupport
 import XCTest
 
 /// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 and the
@@ -39,6 +40,14 @@ class DFUThroughBlueZTestCase: XCTestCase {
         var events: [[String: Any]]
         var stderr: String
 
+        init(_ output: ProcessOutput) {
+            status = output.status
+            events = output.stdoutText.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            stderr = output.stderr
+        }
+
         /// The `state` values in order, repeats of the same state folded.
         var states: [String] {
             events.compactMap { $0["event"] as? String == "state" ? $0["state"] as? String : nil }
@@ -57,16 +66,18 @@ class DFUThroughBlueZTestCase: XCTestCase {
     )
         async throws -> Flash
     {
-        let result = try await SystemTestEnvironment.run(
-            SystemTestEnvironment.dfuUpdateExecutable,
-            [
-                "flash", SystemTestEnvironment.repositoryFile(package), "--device", device, "--adapter",
-                SystemTestEnvironment.centralAdapter, "--json",
-            ] + arguments, timeout: timeout)
-        let events = result.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        return Flash(status: result.status, events: events, stderr: result.stderr)
+        Flash(
+            try await ProcessRunner.run(
+                SystemTestEnvironment.dfuUpdateExecutable, flashArguments(package, device: device, arguments),
+                timeout: timeout))
+    }
+
+    /// The arguments of `dfu-update` for `flash(_:device:_:timeout:)`.
+    func flashArguments(_ package: String, device: String, _ arguments: [String]) -> [String] {
+        [
+            "flash", SystemTestEnvironment.repositoryFile(package), "--device", device, "--adapter",
+            SystemTestEnvironment.centralAdapter, "--json",
+        ] + arguments
     }
 
     /// The image of `type` in a `simulator` event.

@@ -77,8 +77,9 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         if process.isRunning {
-            process.terminate()
-            XCTFail("dfu-sim did not exit within 20 s of SIGINT", file: file, line: line)
+            // dfu-sim handles SIGTERM as it handles SIGINT: only SIGKILL ends one that hangs
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("dfu-sim did not exit within 20 s of SIGINT: \(stderr)", file: file, line: line)
         }
         process.waitUntilExit()
         while reader?.isFinished == false { try await Task.sleep(for: .milliseconds(10)) }

@@ -33,6 +33,22 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
         interruptingWhen trigger: String? = nil
     ) async throws -> ProcessOutput {
+        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { $0.interrupt() }
+    }
+
+    /// `run`, calling `reached` (once, on a reader thread) as soon as the program's standard
+    /// output contains `trigger`, e.g. to inject a fault at a known point of its work.
+    public static func run(
+        _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
+        whenOutputContains trigger: String?, _ reached: @escaping @Sendable () -> Void
+    ) async throws -> ProcessOutput {
+        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { _ in reached() }
+    }
+
+    private static func run(
+        _ executable: URL, _ arguments: [String], timeout: Duration, whenOutputContains trigger: String?,
+        reached: @escaping @Sendable (RunningProcess) -> Void
+    ) async throws -> ProcessOutput {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -52,7 +68,9 @@ public enum ProcessRunner {
             running.terminate()
         }
         async let stdout = readToEnd(out.fileHandleForReading) { soFar in
-            if let trigger, String(decoding: soFar, as: UTF8.self).contains(trigger) { running.interrupt() }
+            if let trigger, String(decoding: soFar, as: UTF8.self).contains(trigger), running.reachTrigger() {
+                reached(running)
+            }
         }
         async let stderr = readToEnd(err.fileHandleForReading) { _ in }
         var status: Int32 = -1
@@ -86,15 +104,22 @@ public enum ProcessRunner {
         private let process: Process
         private let lock = NSLock()
         private var terminated = false
-        private var interrupted = false
+        private var triggered = false
 
         init(_ process: Process) { self.process = process }
 
-        /// Sends SIGINT once.
+        /// True the first time only: the output reached the trigger.
+        func reachTrigger() -> Bool {
+            lock.withLock {
+                defer { triggered = true }
+                return !triggered
+            }
+        }
+
+        /// Sends SIGINT.
         func interrupt() {
             lock.withLock {
-                guard process.isRunning, !interrupted else { return }
-                interrupted = true
+                guard process.isRunning else { return }
                 process.interrupt()
             }
         }

@@ -4,24 +4,11 @@
 # its exit status there and powers the VM off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=dumb
-control=/run/bzvm
-logs=$control/logs
 here=$(dirname "$0")
+. "$here/guest-lib.sh"
 mkdir -p $logs
-uptime() { cut -d' ' -f1 /proc/uptime; }
 phases=""
 mark() { phases="$phases $1=$(uptime)"; }
-# wait_for SECONDS CMD...: polls CMD until it succeeds; fails after SECONDS of uptime (a count
-# of polls would stretch with the emulator's speed)
-wait_for() {
-	limit=$(awk -v now="$(uptime)" -v wait="$1" 'BEGIN { print now + wait }')
-	shift
-	until "$@"; do
-		awk -v now="$(uptime)" -v limit="$limit" 'BEGIN { exit !(now > limit) }' && return 1
-		sleep 0.1
-	done
-}
-say() { echo "[vm $(uptime)] $*"; }
 finish() {
 	echo "$1" > $control/status
 	# the kernel's view (a daemon killed by a fault or a kernel BUG leaves no line of its own)
@@ -55,17 +42,13 @@ mark modules
 mkdir -p /run/dbus
 dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not start"
 
-bluez_objects() {
-	dbus-send --system --print-reply --dest=org.bluez / \
-		org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null
-}
-# shellcheck disable=SC2046
-/usr/libexec/bluetooth/bluetoothd -n -f "$here/bluetoothd.conf" $(cat $control/bluetoothd-args) \
-	> $logs/bluetoothd.log 2>&1 &
-wait_for 30 bluez_objects > /dev/null || give_up "bluetoothd is not on the bus after 30 s"
+# The exact command line, kept for bluetoothd-control.sh: the system tests kill and restart
+# bluetoothd by the pid it records.
+echo "/usr/libexec/bluetooth/bluetoothd -n -f $here/bluetoothd.conf $(cat $control/bluetoothd-args)" \
+	> $control/bluetoothd.cmdline
+"$here/bluetoothd-control.sh" start || give_up "bluetoothd did not start"
 
 mark bluetoothd
-adapters() { bluez_objects | grep -c '"org.bluez.Adapter1"'; }
 both_adapters() { [ "$(adapters)" -ge 2 ]; }
 # a controller whose HCI_Reset timed out never comes: stop waiting for it at once
 reset_failed() { dmesg | grep -q 'Opcode 0x0c03 failed'; }

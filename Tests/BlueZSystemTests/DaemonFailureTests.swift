@@ -1,0 +1,132 @@
+import BlueZ
+import Foundation
+import TestSupport
+import XCTest
+
+/// The daemon and the adapter failing under a Secure update (docs/reliability.md): the fault
+/// comes once the updater reports 20 % of the 100 KiB image (5 of its 25 data objects); the
+/// update must end with the contract's exit code and `DFUError` within a bound, never hang, and
+/// a second run must then complete, resuming where the device kept the transfer (a `dfu-sim`
+/// that lost its bluetoothd keeps nothing: see `testBluetoothdKilledMidTransfer`).
+final class DaemonFailureTests: DFUThroughBlueZTestCase {
+    /// 100 KiB in 25 data objects: several seconds of transfer in the VM.
+    private let package = "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip"
+    /// Progress is reported per 4 KiB data object: 20 % is 5 objects, 20,480 bytes.
+    private let faultAt = (progress: "\"percent\":20,", bytes: 20_480)
+    /// How long after the fault the updater may take to give up: its connection attempts
+    /// (3 × 10 s) and the bootloader scan (10 s), with room for the emulator.
+    private let giveUpBound = Duration.seconds(60)
+
+    override func tearDown() async throws {
+        // Later test classes need bluetoothd with every adapter powered, whatever happened here
+        // (bluetoothd 5.66 itself may have crashed); the simulators are stopped in any case.
+        var notRestored: (any Error)?
+        if ProcessInfo.processInfo.environment["DFU_UPDATE_VM"] == "1" {
+            do { try await SystemTestEnvironment.restoreBluetoothd() } catch { notRestored = error }
+        }
+        try await super.tearDown()
+        if let notRestored { throw notRestored }
+    }
+
+    func testBluetoothdKilledMidTransfer() async throws {
+        let (simulator, address) = try await simulate("secure")
+        let failed = try await flash(address) { try await SystemTestEnvironment.killBluetoothd() }
+        assertFailed(failed, exitCode: 69, error: "bluetoothDisabled")
+        try await SystemTestEnvironment.restoreBluetoothd()
+        // dfu-sim served the device through the bluetoothd that died: its GATT application and
+        // advertisements are gone with it. What it held is the device's state; a new dfu-sim
+        // serves a device in its bootloader again (without the partial transfer).
+        let held = try await simulator.stop()
+        XCTAssertEqual(held["mode"] as? String, "bootloader")
+        XCTAssertEqual(held["activations"] as? Int, 0)
+        XCTAssertNil(image("application", in: held), "a partial image was activated: \(held)")
+        let (restarted, sameAddress) = try await simulate("secure")
+        XCTAssertEqual(sameAddress, address)
+        let again = try await flash(package, device: address)
+        XCTAssertEqual(again.status, 0, "\(again.events) \(again.stderr)")
+        try await assertHoldsApplication(of: package, try await restarted.stop())
+    }
+
+    func testAdapterPoweredOffMidTransfer() async throws {
+        let (simulator, address) = try await simulate("secure")
+        let failed = try await flash(address) { try await SystemTestEnvironment.setPower(of: 0, on: false) }
+        assertFailed(failed, exitCode: 69, error: "bluetoothDisabled")
+        try await SystemTestEnvironment.setPower(of: 0, on: true)
+        try await assertSecondRunResumes(on: simulator, at: address)
+    }
+
+    /// With `--retries 0`, so that the lost device object ends the run (with retries it is a
+    /// lost link the updater reconnects after).
+    func testDeviceRemovedFromBluetoothdMidTransfer() async throws {
+        let (simulator, address) = try await simulate("secure")
+        let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
+        let failed = try await flash(address, ["--retries", "0"]) {
+            try await central.removeDevice(address: address)
+        }
+        assertFailed(failed, exitCode: 1, error: "deviceDisconnected")
+        try await assertSecondRunResumes(on: simulator, at: address)
+    }
+
+    // MARK: -
+
+    /// Runs the update of `package`, runs `fault` once the updater reports 20 %, and returns
+    /// the run; fails the test unless the updater ended within `giveUpBound` of the fault.
+    private func flash(
+        _ address: String, _ arguments: [String] = [],
+        injecting fault: @escaping @Sendable () async throws -> Void
+    ) async throws -> Flash {
+        let (progressed, reached) = AsyncStream<Void>.makeStream()
+        let arguments = flashArguments(package, device: address, arguments)
+        let trigger = faultAt.progress
+        let run = Task {
+            defer { reached.finish() }
+            return try await ProcessRunner.run(
+                SystemTestEnvironment.dfuUpdateExecutable, arguments, timeout: .seconds(150),
+                whenOutputContains: trigger
+            ) { reached.yield() }
+        }
+        var injectedAt: ContinuousClock.Instant?
+        for await _ in progressed {
+            injectedAt = .now
+            try await fault()
+            break
+        }
+        let flash = Flash(try await run.value)
+        let faulted = try XCTUnwrap(
+            injectedAt, "the update never reached 20 %: \(flash.events) \(flash.stderr)")
+        let tookToEnd = ContinuousClock.now - faulted
+        print("\(name): the updater ended \(tookToEnd) after the fault")
+        XCTAssertLessThan(tookToEnd, giveUpBound, "\(flash.events)")
+        return flash
+    }
+
+    private func assertFailed(
+        _ flash: Flash, exitCode: Int32, error: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(flash.status, exitCode, "\(flash.events) \(flash.stderr)", file: file, line: line)
+        XCTAssertEqual(flash.resultName, "failed", "\(flash.events)", file: file, line: line)
+        XCTAssertEqual(flash.errorName, error, "\(flash.events)", file: file, line: line)
+        let message = (flash.result?["error"] as? [String: Any])?["message"] as? String ?? ""
+        XCTAssertFalse(message.isEmpty, "no error message: \(flash.events)", file: file, line: line)
+        // the result is the last line
+        XCTAssertEqual(flash.events.last?["event"] as? String, "result", file: file, line: line)
+    }
+
+    /// A second run completes and starts where the first stopped: the device kept the init
+    /// packet and the data objects it had validated.
+    private func assertSecondRunResumes(
+        on simulator: SimulatedDeviceProcess, at address: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let again = try await flash(package, device: address)
+        XCTAssertEqual(again.status, 0, "\(again.events) \(again.stderr)", file: file, line: line)
+        XCTAssertEqual(again.resultName, "completed", file: file, line: line)
+        let resumedAt = again.events.first { $0["event"] as? String == "progress" }?["bytes_sent"] as? Int
+        XCTAssertGreaterThanOrEqual(
+            resumedAt ?? 0, faultAt.bytes, "the second run did not resume: \(again.events)", file: file,
+            line: line)
+        let held = try await simulator.stop()
+        XCTAssertEqual(held["activations"] as? Int, 1, file: file, line: line)
+        try await assertHoldsApplication(of: package, held, file: file, line: line)
+    }
+}
