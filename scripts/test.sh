@@ -52,6 +52,9 @@ set -e
 if [ "$status" -ne 0 ] && [ -f .build/vm-logs/bluetoothd.log ]; then
     echo "== the VM's bluetoothd log, last lines (all of them in .build/vm-logs)"
     tail -n 40 .build/vm-logs/bluetoothd.log
+    echo "== the VM's kernel log: faults and BUGs"
+    grep -iE -A8 "segfault|general protection|BUG|Oops|list_del" .build/vm-logs/dmesg.log | head -60 || true
+    ls .build/vm-logs/core.* 2>/dev/null || true
 fi
 # A run in which everything skipped would pass silently: the VM must really run them.
 if grep -qE "Test skipped|with [1-9][0-9]* tests? skipped" .build/vm-tests.log; then

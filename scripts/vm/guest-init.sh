@@ -39,6 +39,9 @@ for module in cmac ecdh_generic ccm bnep af_alg algif_hash algif_skcipher; do
 done
 
 mark modules
+# A daemon that dies of a fault leaves a core next to the logs (its kernel line is in dmesg.log).
+ulimit -c unlimited
+echo "$logs/core.%e.%p" > /proc/sys/kernel/core_pattern
 mkdir -p /run/dbus
 dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not start"
 
