@@ -39,7 +39,7 @@ if [ "${DFU_SKIP_VM:-0}" = 1 ]; then
     echo "== system tests: skipped (DFU_SKIP_VM=1)"
     exit 0
 fi
-echo "== system tests in the VM (real bluetoothd, two virtual controllers)"
+echo "== system tests in the VM (real bluetoothd, six virtual controllers: run.sh's default)"
 # The VM runs the test bundle built above directly (`swift test --skip-build` inside the VM did
 # not reach the tests within 400 s); the tests also run the dfu-update executable next to it.
 classes=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\(BlueZSystemTests\.[A-Za-z]*\)/.*|\1|p' | sort -u | paste -sd, -)
