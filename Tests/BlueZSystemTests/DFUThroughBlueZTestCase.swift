@@ -4,8 +4,8 @@ import GATT
 import XCTest
 
 /// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 (or
-/// another peripheral adapter) and the built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the central
-/// forgets every address it used (so that no GATT cache or link outlives a test).
+/// another peripheral adapter) and the built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the centrals
+/// forget every address it used (so that no GATT cache or link outlives a test).
 class DFUThroughBlueZTestCase: XCTestCase {
     private var simulators: [SimulatedDeviceProcess] = []
 
@@ -19,9 +19,14 @@ class DFUThroughBlueZTestCase: XCTestCase {
         simulators = []
         // (tearDown runs after a skipped setUp too: nothing to clean then)
         guard !addresses.isEmpty else { return }
-        let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
-        for address in addresses { try? await central.removeDevice(address: address) }
+        for adapter in centralAdapters {
+            let central = try await BlueZCentral(adapter: adapter)
+            for address in addresses { try? await central.removeDevice(address: address) }
+        }
     }
+
+    /// The adapters the test updated from, which forget the simulators' addresses afterwards.
+    var centralAdapters = [SystemTestEnvironment.centralAdapter]
 
     /// Starts `dfu-sim --simulate KIND ARGUMENTS…` on `adapter` and waits until it advertises;
     /// returns it and the address it advertises at.
