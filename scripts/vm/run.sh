@@ -5,9 +5,8 @@
 #
 # usage: scripts/vm/run.sh [options] [--] CMD [ARG...]
 #   --timeout SEC          stop the VM after SEC seconds (default 600)
-#   --controllers N        N virtual controllers, hci0 … hciN-1 (default 6, what the system
-#                          tests need: the fleet test serves three dfu-sim devices, each
-#                          updated through a central controller of its own)
+#   --controllers N        N virtual controllers, hci0 … hciN-1 (default 2; the fleet system
+#                          test needs 6: three dfu-sim devices, three central controllers)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --env NAME             pass the host's $NAME into the VM (repeatable; PATH always is)
@@ -24,7 +23,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=6 logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -43,7 +42,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 case "$controllers" in [2-9]) ;; *) echo "run.sh: --controllers takes 2 to 9" >&2; exit 2 ;; esac
 say() { echo "vm: $*" >&2; }
 [ "$(id -u)" = 0 ] || { say "needs root (apt-get, exporting / to the VM)"; exit 2; }
