@@ -4,9 +4,9 @@ import GATT
 import TestSupport
 import XCTest
 
-/// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 and the
-/// built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the central
-/// forgets every address it used (so that no GATT cache or link outlives a test).
+/// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 (or
+/// another peripheral adapter) and the built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the centrals
+/// forget every address it used (so that no GATT cache or link outlives a test).
 class DFUThroughBlueZTestCase: XCTestCase {
     private var simulators: [SimulatedDeviceProcess] = []
 
@@ -20,18 +20,32 @@ class DFUThroughBlueZTestCase: XCTestCase {
         simulators = []
         // (tearDown runs after a skipped setUp too: nothing to clean then)
         guard !addresses.isEmpty else { return }
-        let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
-        for address in addresses { try? await central.removeDevice(address: address) }
+        for adapter in centralAdapters {
+            let central = try await BlueZCentral(adapter: adapter)
+            for address in addresses { try? await central.removeDevice(address: address) }
+        }
     }
 
-    /// Starts `dfu-sim --simulate KIND ARGUMENTS…` and waits until it advertises; returns it and
-    /// the address it advertises at.
-    func simulate(_ kind: String, _ arguments: [String] = []) async throws -> (SimulatedDeviceProcess, String)
-    {
-        let simulator = try SimulatedDeviceProcess(kind, arguments)
-        simulators.append(simulator)
+    /// The adapters the test updated from, which forget the simulators' addresses afterwards.
+    var centralAdapters = [SystemTestEnvironment.centralAdapter]
+
+    /// Starts `dfu-sim --simulate KIND ARGUMENTS…` on `adapter` and waits until it advertises;
+    /// returns it and the address it advertises at.
+    func simulate(
+        _ kind: String, _ arguments: [String] = [], adapter: String = SystemTestEnvironment.peripheralAdapter
+    ) async throws -> (SimulatedDeviceProcess, String) {
+        let simulator = try startSimulator(kind, arguments, adapter: adapter)
         let advertising = try await simulator.waitForAdvertising()
         return (simulator, try XCTUnwrap(advertising["device"] as? String))
+    }
+
+    /// Starts `dfu-sim --simulate KIND ARGUMENTS…` on `adapter`, stopped when the test ends.
+    func startSimulator(_ kind: String, _ arguments: [String] = [], adapter: String) throws
+        -> SimulatedDeviceProcess
+    {
+        let simulator = try SimulatedDeviceProcess(kind, arguments, adapter: adapter)
+        simulators.append(simulator)
+        return simulator
     }
 
     /// The outcome of one `dfu-update flash --json` run.

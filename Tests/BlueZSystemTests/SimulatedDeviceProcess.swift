@@ -3,7 +3,7 @@ import Foundation
 import GATT
 import XCTest
 
-/// A `dfu-sim` process serving a simulated device on the peripheral adapter, with its JSON Lines
+/// A `dfu-sim` process serving a simulated device on a peripheral adapter, with its JSON Lines
 /// read as they come.
 final class SimulatedDeviceProcess: @unchecked Sendable {
     private let process = Process()
@@ -11,11 +11,14 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
     private let stderrText = Locked("")
     private var reader: Thread?
 
-    /// Starts `dfu-sim --simulate KIND --adapter hci1 --json ARGUMENTS…`.
-    init(_ kind: String, _ arguments: [String] = []) throws {
+    /// Starts `dfu-sim --simulate KIND --adapter ADAPTER --json ARGUMENTS…` (hci1 by default).
+    init(
+        _ kind: String, _ arguments: [String] = [], adapter: String = SystemTestEnvironment.peripheralAdapter
+    )
+        throws
+    {
         process.executableURL = SystemTestEnvironment.executable("dfu-sim")
-        process.arguments =
-            ["--simulate", kind, "--adapter", SystemTestEnvironment.peripheralAdapter, "--json"] + arguments
+        process.arguments = ["--simulate", kind, "--adapter", adapter, "--json"] + arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

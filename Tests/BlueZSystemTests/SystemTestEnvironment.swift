@@ -7,17 +7,24 @@ import TestSupport
 import XCTest
 
 /// Where the system tests run: inside the VM of scripts/vm/run.sh, which sets `DFU_UPDATE_VM=1`
-/// and runs bluetoothd with two virtual controllers, hci0 (the central here) and hci1 (the
-/// test peripheral). Anywhere else the tests skip.
+/// and runs bluetoothd with virtual controllers hci0 (the central here), hci1 (the test
+/// peripheral) and more (`DFU_UPDATE_VM_CONTROLLERS` in all, for tests with several
+/// peripherals). Anywhere else the tests skip.
 enum SystemTestEnvironment {
     static let centralAdapter = "hci0"
     static let peripheralAdapter = "hci1"
+
+    /// Every controller of the VM but the central's: hci1, hci2, … (run.sh's `--controllers`).
+    static var peripheralAdapters: [String] {
+        let count = Int(ProcessInfo.processInfo.environment["DFU_UPDATE_VM_CONTROLLERS"] ?? "") ?? 2
+        return (1..<max(count, 2)).map { "hci\($0)" }
+    }
 
     /// Skips the calling test unless bluetoothd with the VM's controllers is there.
     static func requireBlueZ() async throws {
         guard ProcessInfo.processInfo.environment["DFU_UPDATE_VM"] == "1" else {
             throw XCTSkip(
-                "needs real bluetoothd with two virtual controllers: run inside scripts/vm/run.sh "
+                "needs real bluetoothd with the VM's virtual controllers: run inside scripts/vm/run.sh "
                     + "(scripts/test.sh does)")
         }
         let connection: DBusConnection

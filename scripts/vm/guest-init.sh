@@ -1,7 +1,8 @@
 #!/bin/sh
-# PID 1 inside the VM, on the host's read-only root. Brings up BlueZ with two virtual LE
-# controllers that see each other (hci0, hci1), runs the command run.sh left in /run/bzvm, stores
-# its exit status there and powers the VM off.
+# PID 1 inside the VM, on the host's read-only root. Brings up BlueZ with N virtual LE
+# controllers that see each other (hci0 … hciN-1; N from run.sh's --controllers, in
+# /run/bzvm/controllers), runs the command run.sh left in /run/bzvm, stores its exit status there
+# and powers the VM off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=dumb
 here=$(dirname "$0")
@@ -52,30 +53,35 @@ echo "/usr/libexec/bluetooth/bluetoothd -n -f $here/bluetoothd.conf $(cat $contr
 "$here/bluetoothd-control.sh" start || give_up "bluetoothd did not start"
 
 mark bluetoothd
-both_adapters() { [ "$(adapters)" -ge 2 ]; }
+controllers=$(cat $control/controllers 2>/dev/null || echo 2)
+all_adapters() { [ "$(adapters)" -ge "$controllers" ]; }
 # a controller whose HCI_Reset timed out never comes: stop waiting for it at once
 reset_failed() { dmesg | grep -q 'Opcode 0x0c03 failed'; }
-adapters_or_reset_failed() { both_adapters || reset_failed; }
+adapters_or_reset_failed() { all_adapters || reset_failed; }
 # btvirt starts only once bluetoothd is on the bus; when a controller's init still times out
-# (a flake under TCG: "Opcode 0x0c03 failed: -110") bluetoothd lists one adapter: restart btvirt.
+# (a flake under TCG: "Opcode 0x0c03 failed: -110") bluetoothd lacks an adapter: restart btvirt.
 attempt=0
 while :; do
 	attempt=$((attempt + 1))
-	btvirt -L -l2 >> $logs/btvirt.log 2>&1 &
+	btvirt -L -l"$controllers" >> $logs/btvirt.log 2>&1 &
 	btvirt_pid=$!
 	dmesg -C
-	wait_for 10 adapters_or_reset_failed
-	both_adapters && break
-	say "attempt $attempt: $(adapters) of 2 adapters; restarting btvirt"
+	wait_for $((5 * controllers)) adapters_or_reset_failed
+	all_adapters && break
+	say "attempt $attempt: $(adapters) of $controllers adapters; restarting btvirt"
 	kill $btvirt_pid; wait $btvirt_pid 2>/dev/null
-	[ $attempt -ge 3 ] && give_up "bluetoothd has fewer than 2 adapters after 3 attempts"
+	[ $attempt -ge 3 ] && give_up "bluetoothd has fewer than $controllers adapters after 3 attempts"
 	sleep 1
 done
 mark controllers
-for index in 0 1; do btmgmt --index $index power on > /dev/null 2>&1; done
-both_powered() { [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge 2 ]; }
-wait_for 10 both_powered || give_up "the controllers did not power on"
-say "bluez ready: hci0 and hci1 powered (seconds after boot:$phases)"
+index=0
+while [ $index -lt "$controllers" ]; do
+	btmgmt --index $index power on > /dev/null 2>&1
+	index=$((index + 1))
+done
+all_powered() { [ "$(btmgmt info 2>/dev/null | grep -c 'current settings: powered')" -ge "$controllers" ]; }
+wait_for 10 all_powered || give_up "the controllers did not power on"
+say "bluez ready: hci0 … hci$((controllers - 1)) powered (attempts: $attempt; seconds after boot:$phases)"
 echo "$(uptime)" > $control/ready
 
 cd "$(cat $control/cwd)" 2>/dev/null || cd /

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs a command inside a throw-away QEMU VM that has a real BlueZ stack: Debian's kernel with
-# bluetooth + hci_vhci, a private system D-Bus, bluetoothd 5.66 (`[GATT] Channels = 1`) and two
-# virtual LE controllers, hci0 and hci1, that see and connect to each other (btvirt).
+# bluetooth + hci_vhci, a private system D-Bus, bluetoothd 5.66 (`[GATT] Channels = 1`) and
+# virtual LE controllers hci0, hci1, … that see and connect to each other (btvirt).
 #
 # usage: scripts/vm/run.sh [options] [--] CMD [ARG...]
 #   --timeout SEC          stop the VM after SEC seconds (default 600)
+#   --controllers N        N virtual controllers, hci0 … hciN-1 (default 2; the fleet system
+#                          test needs 6: three dfu-sim devices, three central controllers)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --env NAME             pass the host's $NAME into the VM (repeatable; PATH always is)
@@ -12,19 +14,21 @@
 #   --no-install           do not apt-get install missing packages (fail instead)
 #
 # The VM sees the host root read-only (so the host's toolchain and build products run in it)
-# and the current directory read-write at the same path; CMD runs there with DFU_UPDATE_VM=1 in
-# its environment. Kernel and initramfs are cached in $BZVM_CACHE (default /tmp/bzvm-cache).
+# and the current directory read-write at the same path; CMD runs there with DFU_UPDATE_VM=1 and
+# DFU_UPDATE_VM_CONTROLLERS=N in its environment. Kernel and initramfs are cached in $BZVM_CACHE
+# (default /tmp/bzvm-cache).
 # Exit status: CMD's; 124 when the VM timed out; 125 when the VM ended without a status;
 # 126 when BlueZ did not come up in the VM. Needs root (apt, exporting / over 9p).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=$2; shift 2 ;;
+	--controllers) controllers=$2; shift 2 ;;
 	--logs) logs=$2; shift 2 ;;
 	--bluetoothd-args) bluetoothd_args=$2; shift 2 ;;
 	--env) pass_env+=("$2"); shift 2 ;;
@@ -38,7 +42,8 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+case "$controllers" in [2-9]) ;; *) echo "run.sh: --controllers takes 2 to 9" >&2; exit 2 ;; esac
 say() { echo "vm: $*" >&2; }
 [ "$(id -u)" = 0 ] || { say "needs root (apt-get, exporting / to the VM)"; exit 2; }
 started=$(date +%s.%N)
@@ -121,11 +126,13 @@ echo >> "$control/command"
 pwd > "$control/cwd"
 {
 	echo "export DFU_UPDATE_VM=1"
+	echo "export DFU_UPDATE_VM_CONTROLLERS=$controllers"
 	for name in "${pass_env[@]}"; do
 		[ -n "${!name+set}" ] && printf 'export %s=%q\n' "$name" "${!name}"
 	done
 } > "$control/env"
 printf '%s' "$bluetoothd_args" > "$control/bluetoothd-args"
+echo "$controllers" > "$control/controllers"
 
 # ---- accelerator
 if [ $accel = auto ]; then

@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+
+/// `dfu-update fleet` through real bluetoothd (docs/fleet.md): several `dfu-sim` devices, each on
+/// a virtual controller of its own, updated at once by one `dfu-update fleet` run, each with its
+/// own package.
+///
+/// Each device is updated through a central controller of its own (hci0 and two more), one link
+/// per controller: btvirt 5.66 cannot carry two links of one controller at once. It gives a
+/// link's peripheral the central's connection handle (`le_conn_complete` sends `conn->handle`)
+/// while the peripheral's controller files the link under its own lowest free handle, so a
+/// central's second link (43) reaches a peripheral that knows it as 42: the peripheral's first
+/// command on it fails with Unknown Connection Identifier and what it sends is dropped (docs/fleet.md).
+final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
+    /// Per device: the `dfu-sim` kind and the package (relative to the repository) it gets. Small
+    /// images, each different, so that a device holding one proves which package it got.
+    private let devices = [
+        ("secure-app", "Firmware/secure_app.zip"),
+        ("secure-app", "Tests/Fixtures/secure/secure_app_4096_bin_signed.zip"),
+        ("legacy-app", "Tests/Fixtures/legacy/legacy_app_4096_bin_defaults.zip"),
+    ]
+
+    func testDevicesOnControllersOfTheirOwnAreUpdatedAtOnce() async throws {
+        // hci1 … hci3 serve the devices; hci0, hci4 and hci5 are the updater's centrals.
+        let adapters = SystemTestEnvironment.peripheralAdapters
+        guard adapters.count >= 2 * devices.count - 1 else {
+            // Not a skip: inside the VM every system test must run.
+            return XCTFail(
+                "\(2 * devices.count - 1) controllers besides hci0 needed, the VM has \(adapters.count): "
+                    + "run scripts/vm/run.sh --controllers \(2 * devices.count)")
+        }
+        let centrals =
+            [SystemTestEnvironment.centralAdapter] + adapters[devices.count..<(2 * devices.count - 1)]
+        centralAdapters = centrals
+        let simulators = try devices.indices.map {
+            try startSimulator(devices[$0].0, adapter: adapters[$0])
+        }
+        var addresses: [String] = []
+        for simulator in simulators {
+            let advertising = try await simulator.waitForAdvertising()
+            addresses.append(try XCTUnwrap(advertising["device"] as? String))
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inventory = folder.appendingPathComponent("fleet.json")
+        let entries = addresses.indices.map { index in
+            [
+                "device": addresses[index], "adapter": centrals[index],
+                "package": SystemTestEnvironment.repositoryFile(devices[index].1),
+            ]
+        }
+        try JSONSerialization.data(withJSONObject: ["devices": entries]).write(to: inventory)
+        let reportFile = folder.appendingPathComponent("report.json")
+
+        let started = ContinuousClock.now
+        let run = try await SystemTestEnvironment.run(
+            SystemTestEnvironment.dfuUpdateExecutable,
+            [
+                "fleet", inventory.path, "--adapter-connections", "1", "--concurrency", String(devices.count),
+                "--json", "--report", reportFile.path, "--device-timeout", "200",
+            ], timeout: .seconds(300))
+        print("fleet of \(devices.count) through bluetoothd: \(ContinuousClock.now - started)")
+        let lines = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
+        assertOverlapped(lines, addresses)
+
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as? [String: Any])
+        let summary = report["summary"] as? [String: Any]
+        XCTAssertEqual(summary?["completed"] as? Int, devices.count, "\(report)")
+        let reported = try XCTUnwrap(report["devices"] as? [[String: Any]])
+        for (index, address) in addresses.enumerated() {
+            let result = lines.last {
+                $0["event"] as? String == "result" && $0["device"] as? String == address
+            }
+            let entry = try XCTUnwrap(reported.first { $0["device"] as? String == address }, "\(report)")
+            XCTAssertEqual(result?["result"] as? String, "completed", "\(address): \(run.stdout)")
+            for member in ["result", "version_after", "bytes_sent", "address", "retries"] {
+                XCTAssertEqual(
+                    entry[member] as? NSObject, result?[member] as? NSObject,
+                    "\(address) \(member): \(report)")
+            }
+            let held = try await simulators[index].stop()
+            XCTAssertEqual(held["activations"] as? Int, 1, "\(address): \(held)")
+            try await assertHoldsApplication(of: devices[index].1, held)
+            // The version read back is the package's (a Legacy package has none).
+            if devices[index].0.hasPrefix("secure") {
+                let checked = lines.first {
+                    $0["event"] as? String == "version" && $0["device"] as? String == address
+                }
+                let version = try XCTUnwrap(checked?["package"] as? String, "\(address): \(run.stdout)")
+                XCTAssertEqual(entry["version_after"] as? String, version, "\(address): \(report)")
+            }
+        }
+    }
+
+    /// Asserts that every device's update (its first state event to its result) was in progress
+    /// at one and the same moment: some device's last start comes before any device's first end
+    /// in the fleet's output, which it prints as events happen.
+    private func assertOverlapped(
+        _ lines: [[String: Any]], _ devices: [String], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let starts = devices.compactMap { device in
+            lines.firstIndex { $0["event"] as? String == "state" && $0["device"] as? String == device }
+        }
+        let ends = devices.compactMap { device in
+            lines.firstIndex { $0["event"] as? String == "result" && $0["device"] as? String == device }
+        }
+        XCTAssertEqual(starts.count, devices.count, "a device never started", file: file, line: line)
+        XCTAssertEqual(ends.count, devices.count, "a device never ended", file: file, line: line)
+        if let lastStart = starts.max(), let firstEnd = ends.min() {
+            XCTAssertLessThan(
+                lastStart, firstEnd, "the updates did not all run at once: \(lines)", file: file, line: line)
+        }
+        // Their transfers interleaved too: progress lines switch device more often than once per
+        // device, as they would if the uploads had run one after another.
+        let progress = lines.filter { $0["event"] as? String == "progress" }.compactMap {
+            $0["device"] as? String
+        }
+        let switches = zip(progress, progress.dropFirst()).filter { $0 != $1 }.count
+        print("progress lines: \(progress.count), switching device \(switches) times")
+        XCTAssertGreaterThanOrEqual(
+            switches, devices.count, "uploads did not interleave", file: file, line: line)
+    }
+}
