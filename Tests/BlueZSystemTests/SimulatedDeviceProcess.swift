@@ -7,9 +7,7 @@ import XCTest
 /// read as they come.
 final class SimulatedDeviceProcess: @unchecked Sendable {
     private let process = Process()
-    private let lines = Locked<[[String: Any]]>([])
-    private let stderrText = Locked("")
-    private var reader: Thread?
+    private let output: JSONLinesReader
 
     /// Starts `dfu-sim --simulate KIND --adapter ADAPTER --json ARGUMENTS…` (hci1 by default).
     init(
@@ -24,33 +22,11 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let lines = lines
-        // Read on threads of their own: the concurrency pool must stay free for the tests.
-        let reader = Thread {
-            var buffer = Data()
-            let handle = out.fileHandleForReading
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[buffer.startIndex..<newline]
-                    buffer = Data(buffer[(newline + 1)...])
-                    if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
-                        lines.withLock { $0.append(object) }
-                    }
-                }
-            }
-        }
-        reader.start()
-        self.reader = reader
-        let stderrText = stderrText
-        Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrText.withLock { $0 = String(decoding: data, as: UTF8.self) }
-        }.start()
+        output = JSONLinesReader(output: out, error: err)
     }
 
     /// Every JSON line so far.
-    var events: [[String: Any]] { lines.withLock { $0 } }
+    var events: [[String: Any]] { output.objects }
 
     /// The `advertising` events so far.
     var advertisements: [[String: Any]] { events.filter { $0["event"] as? String == "advertising" } }
@@ -61,10 +37,13 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while advertisements.count < count {
             guard process.isRunning, ContinuousClock.now < deadline else {
+                let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap {
+                    $0["message"]
+                }
                 throw SimulatorNotAdvertising(
                     description:
-                        "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout): \(stderr)"
-                )
+                        "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout); "
+                        + "its warnings: \(warnings); its standard error: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -85,14 +64,14 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
             XCTFail("dfu-sim did not exit within 20 s of SIGINT: \(stderr)", file: file, line: line)
         }
         process.waitUntilExit()
-        while reader?.isFinished == false { try await Task.sleep(for: .milliseconds(10)) }
+        while !output.isFinished { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(process.terminationStatus, 0, "dfu-sim: \(stderr)", file: file, line: line)
         return try XCTUnwrap(
             events.last { $0["event"] as? String == "simulator" }, "no simulator event: \(events) \(stderr)",
             file: file, line: line)
     }
 
-    var stderr: String { stderrText.withLock { $0 } }
+    var stderr: String { output.errorOutput }
 
     deinit {
         if process.isRunning { process.terminate() }

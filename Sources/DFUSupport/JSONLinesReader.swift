@@ -1,0 +1,44 @@
+import Foundation
+
+/// What a child process writes: the JSON objects of its standard output (JSON Lines) as they come,
+/// and its standard error once it ends. Each pipe is read on a thread of its own, so that no task
+/// of the concurrency pool waits behind a blocking read.
+package final class JSONLinesReader: @unchecked Sendable {
+    private let lines = Locked<[[String: Any]]>([])
+    private let errorText = Locked("")
+    private let reader: Thread
+
+    /// Starts reading `output` (JSON Lines; other lines are left out) and `error`.
+    package init(output: Pipe, error: Pipe) {
+        let lines = lines
+        reader = Thread {
+            var buffer = Data()
+            let handle = output.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[buffer.startIndex..<newline]
+                    buffer = Data(buffer[(newline + 1)...])
+                    if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
+                        lines.withLock { $0.append(object) }
+                    }
+                }
+            }
+        }
+        reader.start()
+        let errorText = errorText
+        Thread {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }.start()
+    }
+
+    /// Every JSON object so far, in order.
+    package var objects: [[String: Any]] { lines.withLock { $0 } }
+
+    /// The standard error, once the process closed it (empty until then).
+    package var errorOutput: String { errorText.withLock { $0 } }
+
+    /// Whether the standard output ended and every line of it was read.
+    package var isFinished: Bool { reader.isFinished }
+}
