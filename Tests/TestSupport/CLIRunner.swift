@@ -33,21 +33,25 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
         interruptingWhen trigger: String? = nil
     ) async throws -> ProcessOutput {
-        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { $0.interrupt() }
+        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { process, _ in
+            process.interrupt()
+        }
     }
 
-    /// `run`, calling `reached` (once, on a reader thread) as soon as the program's standard
-    /// output contains `trigger`, e.g. to inject a fault at a known point of its work.
+    /// `run`, calling `reached` (once, on a reader thread) with the standard output so far as
+    /// soon as it contains `trigger`, e.g. to inject a fault at a known point of its work.
     public static func run(
         _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
-        whenOutputContains trigger: String?, _ reached: @escaping @Sendable () -> Void
+        whenOutputContains trigger: String?, _ reached: @escaping @Sendable (String) -> Void
     ) async throws -> ProcessOutput {
-        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { _ in reached() }
+        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { _, output in
+            reached(output)
+        }
     }
 
     private static func run(
         _ executable: URL, _ arguments: [String], timeout: Duration, whenOutputContains trigger: String?,
-        reached: @escaping @Sendable (RunningProcess) -> Void
+        reached: @escaping @Sendable (RunningProcess, String) -> Void
     ) async throws -> ProcessOutput {
         let process = Process()
         process.executableURL = executable
@@ -68,9 +72,9 @@ public enum ProcessRunner {
             running.terminate()
         }
         async let stdout = readToEnd(out.fileHandleForReading) { soFar in
-            if let trigger, String(decoding: soFar, as: UTF8.self).contains(trigger), running.reachTrigger() {
-                reached(running)
-            }
+            guard let trigger else { return }
+            let text = String(decoding: soFar, as: UTF8.self)
+            if text.contains(trigger), running.reachTrigger() { reached(running, text) }
         }
         async let stderr = readToEnd(err.fileHandleForReading) { _ in }
         var status: Int32 = -1
