@@ -117,6 +117,35 @@ extension DFUThroughBlueZTestCase {
         return try XCTUnwrap(report["images"] as? [[String: Any]])
     }
 
+    /// Asserts that the device advertised as the application, as the bootloader and as the
+    /// application again, all at `address` (buttonless with bonds; an SDK 11 application hands
+    /// its peer data to the bootloader).
+    func assertAdvertisedThroughTheBootloaderAtOneAddress(
+        _ simulator: SimulatedDeviceProcess, _ address: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        try await simulator.waitForAdvertising(count: 3)
+        let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
+        XCTAssertEqual(
+            advertised, [[address, "application"], [address, "bootloader"], [address, "application"]],
+            file: file, line: line)
+    }
+
+    /// Asserts that the device holds the SoftDevice and bootloader of the package's first part,
+    /// by size.
+    func assertHoldsSoftDeviceAndBootloader(
+        of package: String, _ simulatorEvent: [String: Any], file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let sent = try await packageImages(package).first
+        XCTAssertEqual(
+            image("softdevice", in: simulatorEvent)?["size"] as? Int, sent?["sd_size"] as? Int, file: file,
+            line: line)
+        XCTAssertEqual(
+            image("bootloader", in: simulatorEvent)?["size"] as? Int, sent?["bl_size"] as? Int, file: file,
+            line: line)
+    }
+
     /// Asserts that the device holds the package's application image, byte for byte.
     func assertHoldsApplication(
         of package: String, _ simulatorEvent: [String: Any], file: StaticString = #filePath,

@@ -16,11 +16,8 @@ final class LegacyUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(flash.states.first, "connecting")
         XCTAssertTrue(flash.states.contains("enabling_dfu_mode"), "\(flash.states)")
         XCTAssertEqual(flash.states.last, "completed")
-        try await simulator.waitForAdvertising(count: 3)
-        let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
         // An SDK 11 application hands its peer data to the bootloader, which keeps the address.
-        XCTAssertEqual(
-            advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
+        try await assertAdvertisedThroughTheBootloaderAtOneAddress(simulator, address)
         let held = try await simulator.stop()
         XCTAssertEqual(held["mode"] as? String, "application")
         XCTAssertEqual(held["activations"] as? Int, 1)
@@ -41,9 +38,7 @@ final class LegacyUpdateTests: DFUThroughBlueZTestCase {
         let held = try await simulator.stop()
         XCTAssertEqual(held["mode"] as? String, "application")
         XCTAssertEqual(held["activations"] as? Int, 2)
-        let sdbl = try await packageImages(package).first
-        XCTAssertEqual(image("softdevice", in: held)?["size"] as? Int, sdbl?["sd_size"] as? Int)
-        XCTAssertEqual(image("bootloader", in: held)?["size"] as? Int, sdbl?["bl_size"] as? Int)
+        try await assertHoldsSoftDeviceAndBootloader(of: package, held)
         try await assertHoldsApplication(of: application, held)
     }
 }

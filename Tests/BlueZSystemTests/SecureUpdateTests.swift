@@ -30,10 +30,7 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         let flash = try await flash(application, device: address, ["--packet-size", "256", "--prn", "8"])
         XCTAssertEqual(flash.resultName, "completed", "\(flash.events) \(flash.stderr)")
         XCTAssertEqual(flash.states, Self.buttonlessStates, "\(flash.events)")
-        try await simulator.waitForAdvertising(count: 3)
-        let advertised = simulator.advertisements.map { [$0["device"] as? String, $0["mode"] as? String] }
-        XCTAssertEqual(
-            advertised, [[address, "application"], [address, "bootloader"], [address, "application"]])
+        try await assertAdvertisedThroughTheBootloaderAtOneAddress(simulator, address)
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1)
         try await assertHoldsApplication(of: application, held)
@@ -52,9 +49,7 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         let held = try await simulator.stop()
         XCTAssertEqual(held["mode"] as? String, "application")
         XCTAssertEqual(held["activations"] as? Int, 2)
-        let sdbl = try await packageImages(package).first
-        XCTAssertEqual(image("softdevice", in: held)?["size"] as? Int, sdbl?["sd_size"] as? Int)
-        XCTAssertEqual(image("bootloader", in: held)?["size"] as? Int, sdbl?["bl_size"] as? Int)
+        try await assertAdvertisedThroughTheBootloaderAtOneAddress(simulator, address)
         try await assertHoldsApplication(of: package, held)
     }
 

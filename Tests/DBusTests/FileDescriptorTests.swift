@@ -3,17 +3,12 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class FileDescriptorTests: XCTestCase {
-    private var bus: TestBus!
-    private var server: DBusConnection!
-    private var client: DBusConnection!
+final class FileDescriptorTests: TwoConnectionTestCase {
     /// Read ends of pipes whose write ends the server handed out.
     private let readEnds = Inbox<Int32>()
 
     override func setUp() async throws {
-        bus = try TestBus()
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         let readEnds = self.readEnds
         try server.exportObject(
             at: "/fd",
@@ -39,14 +34,6 @@ final class FileDescriptorTests: XCTestCase {
                         },
                     ])
             ])
-    }
-
-    override func tearDown() async throws {
-        server?.close()
-        client?.close()
-        bus?.kill()
-        // XCTest keeps every test case object until the run ends; let go of ours now.
-        (server, client, bus) = (nil, nil, nil)
     }
 
     func testSendingADescriptor() async throws {
@@ -106,15 +93,11 @@ final class FileDescriptorTests: XCTestCase {
 }
 
 /// Descriptors over a transport that cannot carry them are refused up front, not lost.
-final class FileDescriptorOverTCPTests: XCTestCase {
-    private var bus: TestBus!
-    private var server: DBusConnection!
-    private var client: DBusConnection!
+final class FileDescriptorOverTCPTests: TwoConnectionTestCase {
+    override var busOverTCP: Bool { true }
 
     override func setUp() async throws {
-        bus = try TestBus(tcp: true)
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         try server.exportObject(
             at: "/fd",
             interfaces: [
@@ -128,13 +111,6 @@ final class FileDescriptorOverTCPTests: XCTestCase {
                         }
                     ])
             ])
-    }
-
-    override func tearDown() async throws {
-        server?.close()
-        client?.close()
-        bus?.kill()
-        (server, client, bus) = (nil, nil, nil)
     }
 
     func testDescriptorsAreRefusedOnTCP() async throws {

@@ -5,15 +5,9 @@ import XCTest
 
 /// Many calls and many received descriptors must leave no descriptors and little memory
 /// behind. Figures are printed for the record.
-final class LeakTests: XCTestCase {
-    private var bus: TestBus!
-    private var server: DBusConnection!
-    private var client: DBusConnection!
-
+final class LeakTests: TwoConnectionTestCase {
     override func setUp() async throws {
-        bus = try TestBus()
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         try server.exportObject(
             at: "/leak",
             interfaces: [
@@ -28,14 +22,6 @@ final class LeakTests: XCTestCase {
                         },
                     ])
             ])
-    }
-
-    override func tearDown() async throws {
-        server?.close()
-        client?.close()
-        bus?.kill()
-        // XCTest keeps every test case object until the run ends; let go of ours now.
-        (server, client, bus) = (nil, nil, nil)
     }
 
     /// Runs `count` calls of `member` from 8 tasks; each reply is checked and dropped.

@@ -2,16 +2,11 @@ import DBus
 import TestSupport
 import XCTest
 
-final class MethodCallTests: XCTestCase {
-    var bus: TestBus!
-    var server: DBusConnection!
-    var client: DBusConnection!
+final class MethodCallTests: TwoConnectionTestCase {
     private let gate = Gate()
 
     override func setUp() async throws {
-        bus = try TestBus()
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         let gate = self.gate
         try server.exportObject(
             at: "/test",
@@ -47,11 +42,7 @@ final class MethodCallTests: XCTestCase {
 
     override func tearDown() async throws {
         gate.open()
-        server?.close()
-        client?.close()
-        bus?.kill()
-        // XCTest keeps every test case object until the run ends; let go of ours now.
-        (server, client, bus) = (nil, nil, nil)
+        try await super.tearDown()
     }
 
     private func callTest(

@@ -3,16 +3,11 @@ import TestSupport
 import XCTest
 
 /// `startCall`: calls sent at once, in order, whose replies are collected later.
-final class StartedCallTests: XCTestCase {
-    private var bus: TestBus!
-    private var server: DBusConnection!
-    private var client: DBusConnection!
+final class StartedCallTests: TwoConnectionTestCase {
     private let arrivals = Inbox<Int32>()
 
     override func setUp() async throws {
-        bus = try TestBus()
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         let arrivals = self.arrivals
         try server.exportObject(
             at: "/test",
@@ -30,13 +25,6 @@ final class StartedCallTests: XCTestCase {
                         }
                     ])
             ])
-    }
-
-    override func tearDown() async throws {
-        server?.close()
-        client?.close()
-        bus?.kill()
-        (server, client, bus) = (nil, nil, nil)
     }
 
     private func start(_ value: Int32) throws -> DBusPendingCall {

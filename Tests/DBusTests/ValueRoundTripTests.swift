@@ -2,24 +2,10 @@ import DBus
 import TestSupport
 import XCTest
 
-final class ValueRoundTripTests: XCTestCase {
-    private var bus: TestBus!
-    private var server: DBusConnection!
-    private var client: DBusConnection!
-
+final class ValueRoundTripTests: TwoConnectionTestCase {
     override func setUp() async throws {
-        bus = try TestBus()
-        server = try await bus.connect()
-        client = try await bus.connect()
+        try await super.setUp()
         try server.exportObject(at: "/echo", interfaces: [echoInterface])
-    }
-
-    override func tearDown() async throws {
-        server?.close()
-        client?.close()
-        bus?.kill()
-        // XCTest keeps every test case object until the run ends; let go of ours now.
-        (server, client, bus) = (nil, nil, nil)
     }
 
     private func assertRoundTrip(_ value: DBusValue, file: StaticString = #filePath, line: UInt = #line)
