@@ -9,7 +9,7 @@ package final class JSONLinesReader: @unchecked Sendable {
     private let reader: Thread
 
     /// Starts reading `output` (JSON Lines; other lines are left out) and `error`.
-    package init(output: Pipe, error: Pipe) {
+    private init(output: Pipe, error: Pipe) {
         let lines = lines
         reader = Thread {
             var buffer = Data()
@@ -31,6 +31,15 @@ package final class JSONLinesReader: @unchecked Sendable {
             let data = error.fileHandleForReading.readDataToEndOfFile()
             errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
         }.start()
+    }
+
+    /// Runs `process` with its standard output and error piped to a new reader.
+    package static func launch(_ process: Process) throws -> JSONLinesReader {
+        let (output, error) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        return JSONLinesReader(output: output, error: error)
     }
 
     /// Every JSON object so far, in order.

@@ -12,12 +12,7 @@ final class SimulatorProcess: @unchecked Sendable {
     init(executable: URL, adapter: String, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = ["--adapter", adapter, "--json"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        output = JSONLinesReader(output: out, error: err)
+        output = try JSONLinesReader.launch(process)
     }
 
     /// The address of the first `advertising` event, once it came (at most `timeout`).

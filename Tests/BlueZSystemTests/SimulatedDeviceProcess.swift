@@ -17,12 +17,7 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
     {
         process.executableURL = SystemTestEnvironment.executable("dfu-sim")
         process.arguments = ["--simulate", kind, "--adapter", adapter, "--json"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        output = JSONLinesReader(output: out, error: err)
+        output = try JSONLinesReader.launch(process)
     }
 
     /// Every JSON line so far.
