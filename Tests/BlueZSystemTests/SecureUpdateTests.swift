@@ -49,7 +49,7 @@ final class SecureUpdateTests: DFUThroughBlueZTestCase {
         let held = try await simulator.stop()
         XCTAssertEqual(held["mode"] as? String, "application")
         XCTAssertEqual(held["activations"] as? Int, 2)
-        try await assertAdvertisedThroughTheBootloaderAtOneAddress(simulator, address)
+        try await assertHoldsSoftDeviceAndBootloader(of: package, held)
         try await assertHoldsApplication(of: package, held)
     }
 
