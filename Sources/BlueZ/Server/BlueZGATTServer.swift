@@ -181,8 +181,10 @@ public final class BlueZGATTServer: Sendable {
         }
     }
 
-    /// The characteristic's methods run in the order bluetoothd calls them, and writes reach
-    /// `onWrite` in the order they came over the air (`AcquiredWrites`).
+    /// The characteristic's methods run as bluetoothd's calls are dispatched, so that they run
+    /// in the order bluetoothd calls them and bluetoothd gets each answer at once (a link that
+    /// drops while bluetoothd 5.66 waits for the answer to a write crashes it, docs/dfu-sim.md);
+    /// writes reach `onWrite` in the order they came over the air (`AcquiredWrites`).
     private func characteristicInterface(_ characteristic: LocalCharacteristic, path: String, service: String)
         -> DBusInterface
     {
@@ -191,20 +193,20 @@ public final class BlueZGATTServer: Sendable {
         let onWrite = characteristic.onWrite
         let onRead = characteristic.onRead
         var methods = [
-            DBusMethod("ReadValue", in: "a{sv}", out: "ay", inOrder: true) { _ in
+            DBusMethod.immediate("ReadValue", in: "a{sv}", out: "ay") { _ in
                 guard let onRead else { throw Self.notPermitted("read") }
-                return [.bytes(try await onRead())]
+                return [.bytes(try onRead())]
             },
-            DBusMethod("WriteValue", in: "aya{sv}", inOrder: true) { call in
+            DBusMethod.immediate("WriteValue", in: "aya{sv}") { call in
                 guard let onWrite else { throw Self.notPermitted("write") }
                 try writes.deliver(call.arguments.first?.bytes ?? [], to: onWrite)
                 return []
             },
-            DBusMethod("StartNotify", inOrder: true) { _ in
+            DBusMethod.immediate("StartNotify") { _ in
                 subscribed.set(path, true)
                 return []
             },
-            DBusMethod("StopNotify", inOrder: true) { _ in
+            DBusMethod.immediate("StopNotify") { _ in
                 subscribed.set(path, false)
                 return []
             },
@@ -219,7 +221,7 @@ public final class BlueZGATTServer: Sendable {
             characteristic.properties.contains(.writeWithoutResponse)
         {
             methods.append(
-                DBusMethod("AcquireWrite", in: "a{sv}", out: "hq", inOrder: true) { call in
+                DBusMethod.immediate("AcquireWrite", in: "a{sv}", out: "hq") { call in
                     try writes.acquire(options: call.arguments, handler: onWrite)
                 })
             properties.append(DBusProperty("WriteAcquired", value: .boolean(false)))

@@ -4,7 +4,8 @@ import GATT
 public struct LocalCharacteristic: Sendable {
     /// Runs while bluetoothd waits: it must return at once (work that takes time goes elsewhere).
     public typealias WriteHandler = @Sendable ([UInt8]) throws -> Void
-    public typealias ReadHandler = @Sendable () async throws -> [UInt8]
+    /// Runs while bluetoothd waits, like `WriteHandler`.
+    public typealias ReadHandler = @Sendable () throws -> [UInt8]
 
     public var uuid: BluetoothUUID
     public var properties: CharacteristicProperties

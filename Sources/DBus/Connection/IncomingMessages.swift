@@ -79,7 +79,15 @@ final class IncomingMessages: Sendable {
                     name: DBusError.Name.invalidArgs,
                     message: "\(member) takes '\(method.inSignature)', got '\(call.signature)'")
             }
-            runMethod(method, call: call, path: path, interface: interface)
+            if let immediate = method.immediateHandler {
+                let invocation = DBusMethodCall(
+                    sender: call.sender, path: path, interface: interface, member: method.name,
+                    arguments: call.arguments())
+                let result = Self.checked(Result { try immediate(invocation) }, method)
+                send(reply(to: call, with: result), answering: call, on: connection)
+            } else {
+                runMethod(method, call: call, path: path, interface: interface)
+            }
         } catch {
             send(reply(to: call, with: .failure(error)), answering: call, on: connection)
         }
@@ -115,21 +123,13 @@ final class IncomingMessages: Sendable {
             let invocation = DBusMethodCall(
                 sender: call.sender, path: path, interface: interface, member: method.name,
                 arguments: call.arguments())
-            var result: Result<[DBusValue], DBusError>
+            let result: Result<[DBusValue], any Error>
             do {
                 result = .success(try await method.handler(invocation))
             } catch {
-                result = .failure(Self.dbusError(error))
+                result = .failure(error)
             }
-            if case .success(let values) = result, values.dbusSignature != method.outSignature {
-                result = .failure(
-                    .error(
-                        name: DBusError.Name.failed,
-                        message:
-                            "\(method.name) produced '\(values.dbusSignature)', declared '\(method.outSignature)'"
-                    ))
-            }
-            let message = reply(to: call, with: result)
+            let message = reply(to: call, with: Self.checked(result, method))
             loop.enqueue { connection in
                 if let connection { send(message, answering: call, on: connection) }
             }
@@ -168,6 +168,26 @@ final class IncomingMessages: Sendable {
             loop.enqueue { connection in
                 if let connection { send(message, answering: call, on: connection) }
             }
+        }
+    }
+
+    /// A handler's result as the reply carries it: any error as a D-Bus error, and values of
+    /// another signature than the method declares as an error.
+    private static func checked(_ result: Result<[DBusValue], any Error>, _ method: DBusMethod)
+        -> Result<[DBusValue], DBusError>
+    {
+        switch result {
+        case .failure(let error):
+            return .failure(dbusError(error))
+        case .success(let values) where values.dbusSignature != method.outSignature:
+            return .failure(
+                .error(
+                    name: DBusError.Name.failed,
+                    message:
+                        "\(method.name) produced '\(values.dbusSignature)', declared '\(method.outSignature)'"
+                ))
+        case .success(let values):
+            return .success(values)
         }
     }
 

@@ -19,6 +19,7 @@ public struct DBusMethodCall: Sendable {
 /// A method of an exported interface.
 public struct DBusMethod: Sendable {
     public typealias Handler = @Sendable (DBusMethodCall) async throws -> [DBusValue]
+    public typealias ImmediateHandler = @Sendable (DBusMethodCall) throws -> [DBusValue]
 
     public var name: String
     /// The argument signature callers must use (checked before `handler` runs).
@@ -32,6 +33,9 @@ public struct DBusMethod: Sendable {
     /// each after the previous one's handler returned (all such methods of a connection share
     /// one queue). Otherwise handlers run concurrently, in no particular order.
     public var inOrder: Bool
+    /// Set by ``immediate(_:in:out:_:)``: the handler that runs on the connection's own
+    /// thread as the call is dispatched.
+    public var immediateHandler: ImmediateHandler?
 
     public init(
         _ name: String, in inSignature: String = "", out outSignature: String = "", inOrder: Bool = false,
@@ -42,6 +46,21 @@ public struct DBusMethod: Sendable {
         self.outSignature = outSignature
         self.inOrder = inOrder
         self.handler = handler
+    }
+
+    /// A method whose handler runs on the connection's own thread as the call is dispatched,
+    /// before any later message is looked at: calls are handled in the order they arrived and
+    /// each reply goes out at once (e.g. a GATT application answering bluetoothd, which must not
+    /// keep a write waiting). The handler must return at once and must not wait on this
+    /// connection.
+    public static func immediate(
+        _ name: String, in inSignature: String = "", out outSignature: String = "",
+        _ handler: @escaping ImmediateHandler
+    ) -> DBusMethod {
+        var method = DBusMethod(
+            name, in: inSignature, out: outSignature, handler: { call in try handler(call) })
+        method.immediateHandler = handler
+        return method
     }
 }
 
