@@ -12,4 +12,10 @@ package struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// `count` bytes, one per draw (its low byte): the pseudo-random images and data of the
+    /// benchmarks and tests.
+    package mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
+    }
 }

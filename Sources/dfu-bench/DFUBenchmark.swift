@@ -118,7 +118,7 @@ struct DFUBenchmark: AsyncParsableCommand {
 
     static func package(size: Int) throws -> DFUPackage {
         var generator = SplitMix64(seed: UInt64(size))
-        let firmware = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let firmware = generator.bytes(size)
         return try DFUPackage.unsignedSecureApplication(
             firmware: firmware, version: 20000, name: "bench-\(size).bin")
     }

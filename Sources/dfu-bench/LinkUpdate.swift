@@ -26,7 +26,7 @@ extension LinkBenchmark {
     /// A signed Secure DFU application of `size` pseudo-random bytes.
     static func package(size: Int, key: P256.Signing.PrivateKey) throws -> DFUPackage {
         var generator = SplitMix64(seed: UInt64(size))
-        let firmware = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let firmware = generator.bytes(size)
         return try DFUPackage.secureApplication(
             firmware: firmware, version: 1, signedBy: key, name: "bench-\(size).bin")
     }

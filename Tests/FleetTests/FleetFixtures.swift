@@ -10,7 +10,7 @@ import XCTest
 enum FleetFixtures {
     static func image(count: Int, seed: UInt64) -> [UInt8] {
         var generator = SplitMix64(seed: seed)
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        return generator.bytes(count)
     }
 
     /// A Secure application package of `version` (x·10000 + y·100 + z).

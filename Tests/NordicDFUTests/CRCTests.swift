@@ -26,7 +26,7 @@ final class CRCTests: XCTestCase {
     func testIncrementalEqualsOneShot() {
         var generator = SplitMix64(seed: 7)
         // Long enough for the multi-lane path, with lengths that leave every kind of remainder.
-        let data = (0..<70_003).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let data = generator.bytes(70_003)
         let whole32 = CRC32.checksum(data)
         let whole16 = CRC16.checksum(data)
         XCTAssertEqual(whole32, Self.bitwiseCRC32(data))
@@ -55,19 +55,19 @@ final class CRCTests: XCTestCase {
 
     func testEveryLengthMatchesTheBitwiseDefinition() {
         var generator = SplitMix64(seed: 9)
-        let data = (0..<300).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let data = generator.bytes(300)
         for length in 0...data.count {
             XCTAssertEqual(
                 CRC32.checksum(data[..<length]), Self.bitwiseCRC32(data[..<length]), "length \(length)")
         }
-        let long = (0..<(64 * 1024 + 13)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let long = generator.bytes(64 * 1024 + 13)
         XCTAssertEqual(CRC32.checksum(long), Self.bitwiseCRC32(long))
     }
 
     /// The table path, which CPUs without carry-less multiplication take, on its own.
     func testTablePathMatchesTheBitwiseDefinition() {
         var generator = SplitMix64(seed: 11)
-        let data = (0..<(20 * 1024 + 7)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let data = generator.bytes(20 * 1024 + 7)
         for length in Array(0...100) + [8191, 8192, 8199, 16_384, data.count] {
             var crc = CRC32()
             data[..<length].withUnsafeBytes { crc.updateWithTables($0) }

@@ -55,10 +55,8 @@ final class RobustnessTests: XCTestCase {
             for offset in 0..<(generator.next() % 2 == 0 ? 2 : 4) { out[at + offset] = value }
         case 4:  // insert junk
             let at = Int(generator.next() % UInt64(out.count))
-            out.insert(
-                contentsOf: (0..<(1 + generator.next() % 64)).map { _ in
-                    UInt8(truncatingIfNeeded: generator.next())
-                }, at: at)
+            let length = Int(1 + generator.next() % 64)
+            out.insert(contentsOf: generator.bytes(length), at: at)
         default:  // duplicate a slice
             let start = Int(generator.next() % UInt64(out.count))
             let length = Int(generator.next() % UInt64(min(256, out.count - start) + 1))

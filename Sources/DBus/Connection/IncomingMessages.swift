@@ -80,9 +80,7 @@ final class IncomingMessages: Sendable {
                     message: "\(member) takes '\(method.inSignature)', got '\(call.signature)'")
             }
             if let immediate = method.immediateHandler {
-                let invocation = DBusMethodCall(
-                    sender: call.sender, path: path, interface: interface, member: method.name,
-                    arguments: call.arguments())
+                let invocation = Self.invocation(of: method, call, path: path, interface: interface)
                 let result = Self.checked(Result { try immediate(invocation) }, method)
                 send(reply(to: call, with: result), answering: call, on: connection)
             } else {
@@ -120,9 +118,7 @@ final class IncomingMessages: Sendable {
         let loop = self.loop
         let job: @Sendable () async -> Void = {
             // Unmarshalled here rather than on the loop thread, which has other messages to move.
-            let invocation = DBusMethodCall(
-                sender: call.sender, path: path, interface: interface, member: method.name,
-                arguments: call.arguments())
+            let invocation = Self.invocation(of: method, call, path: path, interface: interface)
             let result: Result<[DBusValue], any Error>
             do {
                 result = .success(try await method.handler(invocation))
@@ -169,6 +165,15 @@ final class IncomingMessages: Sendable {
                 if let connection { send(message, answering: call, on: connection) }
             }
         }
+    }
+
+    /// What a handler of `method` gets for `call`, its arguments unmarshalled.
+    private static func invocation(of method: DBusMethod, _ call: Message, path: String, interface: String?)
+        -> DBusMethodCall
+    {
+        DBusMethodCall(
+            sender: call.sender, path: path, interface: interface, member: method.name,
+            arguments: call.arguments())
     }
 
     /// A handler's result as the reply carries it: any error as a D-Bus error, and values of

@@ -12,7 +12,7 @@ enum TestPackages {
     /// A pseudo-random 1 KiB application image.
     static let firmware: [UInt8] = {
         var generator = SplitMix64(seed: 42)
-        return (0..<1024).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        return generator.bytes(1024)
     }()
 
     /// A Secure init packet for `firmware`, as nrfutil writes it; `edit` changes the InitCommand
