@@ -100,6 +100,7 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "GATT", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
             dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),

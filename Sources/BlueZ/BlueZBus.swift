@@ -18,7 +18,7 @@ final class BlueZBus: Sendable {
 
     let connection: DBusConnection
 
-    private init(connection: DBusConnection) { self.connection = connection }
+    init(connection: DBusConnection) { self.connection = connection }
 
     /// Connects to the system bus and checks that bluetoothd is on it.
     static func connect() async throws -> BlueZBus {

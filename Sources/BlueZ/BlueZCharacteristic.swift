@@ -92,18 +92,28 @@ public final class BlueZCharacteristic: GATTCharacteristic {
         }
     }
 
+    /// ATT errors that, answering a call, say bluetoothd's table of the device is stale: 0x01
+    /// (Invalid Handle) for every call.
+    static let staleTableErrors: Set<UInt8> = [0x01]
+    /// The same for a subscription, a write of the CCC descriptor, which also says so with 0x03
+    /// (Write Not Permitted): a CCC descriptor is writable, its writes may only need security.
+    static let staleTableErrorsOfSubscribing: Set<UInt8> = [0x01, 0x03]
+
     /// Calls a `GattCharacteristic1` method; a failure is reported as a `GATTError`, as
     /// `disconnected` when the link went down meanwhile or bluetoothd's table of the device is
-    /// stale.
-    func call(_ operation: String, _ member: String, _ arguments: [DBusValue], timeout: Duration)
-        async throws -> [DBusValue]
-    {
+    /// stale (`staleTableErrors`).
+    func call(
+        _ operation: String, _ member: String, _ arguments: [DBusValue], timeout: Duration,
+        staleTableErrors: Set<UInt8> = staleTableErrors
+    ) async throws -> [DBusValue] {
         do {
             return try await context.bus.call(
                 path, BlueZ.characteristicInterface, member, arguments, timeout: timeout)
         } catch {
             try checkLink()
-            if let stale = await context.forgetIfTableIsStale(error) { throw stale }
+            if let stale = await context.forgetIfTableIsStale(error, attErrors: staleTableErrors) {
+                throw stale
+            }
             throw gattError(error, operation, device: context.device)
         }
     }

@@ -28,6 +28,13 @@ extension DBusError {
             return .disconnected(device: device, reason: message)
         case BlueZ.failedError where message == "Not connected":
             return .disconnected(device: device, reason: message)
+        case "org.bluez.Error.NotPermitted" where message == "Notify acquired":
+            return .operationFailed(
+                operation: operation,
+                reason:
+                    "bluetoothd says that another subscriber holds the notifications (\(name): \(message)): "
+                    + "another program has subscribed, or bluetoothd kept a subscription that failed (a stale "
+                    + "table or a dropped link; a bluetoothd bug that restarting bluetoothd clears)")
         default:
             return .operationFailed(operation: operation, reason: "\(name): \(message)")
         }

@@ -19,7 +19,8 @@ enum NotificationSignalStream {
             throw gattError(error, "subscribing to \(characteristic.uuid) on \(device)", device: device)
         }
         _ = try await characteristic.call(
-            "subscribing to \(characteristic.uuid) on \(device)", "StartNotify", [], timeout: timeout)
+            "subscribing to \(characteristic.uuid) on \(device)", "StartNotify", [], timeout: timeout,
+            staleTableErrors: BlueZCharacteristic.staleTableErrorsOfSubscribing)
 
         return AsyncThrowingStream { continuation in
             let token = context.link.onDown { reason in

@@ -13,6 +13,7 @@ enum NotificationSocketStream {
         -> AsyncThrowingStream<[UInt8], any Error>?
     {
         let context = characteristic.context
+        try await trySubscribing(characteristic, timeout: timeout)
         let reply: [DBusValue]
         do {
             reply = try await context.bus.call(
@@ -63,6 +64,22 @@ enum NotificationSocketStream {
             }
             reader.start()
         }
+    }
+
+    /// bluetoothd (5.66, and later releases until a fix proposed upstream in 2025) leaves a
+    /// failed `AcquireNotify` behind for good when the CCC write it makes fails (an ATT error, as
+    /// in a stale table of the device) or the link drops during it: the call is never answered,
+    /// every later `AcquireNotify` and `StartNotify` of the characteristic is refused ("Notify
+    /// acquired") until bluetoothd restarts, and `StopNotify` or removing the device reads freed
+    /// memory. `StartNotify` fails cleanly, so it tries the same CCC write first and `StopNotify`
+    /// ends it; `call` forgets a stale table on the way.
+    private static func trySubscribing(_ characteristic: BlueZCharacteristic, timeout: Duration) async throws
+    {
+        let operation = "subscribing to \(characteristic.uuid) on \(characteristic.context.device)"
+        _ = try await characteristic.call(
+            operation, "StartNotify", [], timeout: timeout,
+            staleTableErrors: BlueZCharacteristic.staleTableErrorsOfSubscribing)
+        _ = try await characteristic.call(operation, "StopNotify", [], timeout: timeout)
     }
 }
 
