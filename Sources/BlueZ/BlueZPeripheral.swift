@@ -96,6 +96,15 @@ public final class BlueZPeripheral: GATTPeripheral {
         monitor.stop()
     }
 
+    /// Removes the device from bluetoothd, which drops its cached GATT table, unless it is
+    /// paired (its keys would go too: then it only disconnects).
+    public func disconnectDiscardingCachedServices() async {
+        guard link.isUp, await bus.removeUnpairedDevice(path) else { return await disconnect() }
+        try? await link.waitUntilDown(.seconds(5), operation: "\(address) to disconnect")
+        link.markDown("removed from bluetoothd, with its cached services")
+        monitor.stop()
+    }
+
     public func waitForDisconnection(timeout: Duration) async throws {
         try await link.waitUntilDown(timeout, operation: "\(address) to disconnect")
     }

@@ -14,13 +14,7 @@ extension CharacteristicContext {
         guard let error = error as? DBusError, error.name == BlueZ.failedError,
             let code = Self.attError(in: error.message), attErrors.contains(code)
         else { return nil }
-        let paired = try? await bus.property(
-            devicePath, BlueZ.deviceInterface, "Paired", timeout: .seconds(5))
-        guard paired?.boolValue == false else { return nil }
-        let adapterPath = String(devicePath[..<(devicePath.lastIndex(of: "/") ?? devicePath.endIndex)])
-        _ = try? await bus.call(
-            adapterPath, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(devicePath)],
-            timeout: .seconds(15))
+        guard await bus.removeUnpairedDevice(devicePath) else { return nil }
         let reason =
             "bluetoothd's cached GATT table of the device is stale (\(error.message)); "
             + "removed the device from bluetoothd, so that the next connection discovers its services again"
@@ -32,5 +26,19 @@ extension CharacteristicContext {
     private static func attError(in message: String) -> UInt8? {
         guard let range = message.range(of: "ATT error: 0x", options: .backwards) else { return nil }
         return UInt8(message[range.upperBound...], radix: 16)
+    }
+}
+
+extension BlueZBus {
+    /// Removes the device from bluetoothd, and its cached GATT table with it, unless it is
+    /// paired (its keys would go too). Returns whether it was removed.
+    func removeUnpairedDevice(_ devicePath: String) async -> Bool {
+        let paired = try? await property(devicePath, BlueZ.deviceInterface, "Paired", timeout: .seconds(5))
+        guard paired?.boolValue == false else { return false }
+        let adapterPath = String(devicePath[..<(devicePath.lastIndex(of: "/") ?? devicePath.endIndex)])
+        _ = try? await call(
+            adapterPath, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(devicePath)],
+            timeout: .seconds(15))
+        return true
     }
 }

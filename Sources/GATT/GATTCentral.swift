@@ -34,6 +34,12 @@ public protocol GATTPeripheral: AnyObject, Sendable {
 
     /// Returns once the link is down (for any reason); throws `GATTError.timeout` otherwise.
     func waitForDisconnection(timeout: Duration) async throws
+
+    /// Drops the link and makes the next connection discover the device's services afresh,
+    /// where the transport keeps a table of them between connections: for a device that may
+    /// have changed its table at the same address (e.g. reset into its bootloader) while the
+    /// transport listed the table it had kept.
+    func disconnectDiscardingCachedServices() async
 }
 
 /// A primary service and its characteristics.
@@ -53,6 +59,9 @@ public struct GATTService: Sendable {
 }
 
 extension GATTPeripheral {
+    /// A transport that keeps no table between connections only disconnects.
+    public func disconnectDiscardingCachedServices() async { await disconnect() }
+
     /// The first service with `uuid`, if the device has one.
     public func service(_ uuid: BluetoothUUID) async throws -> GATTService? {
         try await services().first { $0.uuid == uuid }

@@ -50,10 +50,14 @@ struct EngineHarness {
         return options
     }
 
-    /// Runs an update to its end; returns the result and every event.
-    func update(_ package: DFUPackage, options: DFUOptions = testOptions()) async -> (DFUResult, [DFUEvent]) {
+    /// Runs an update to its end, through `central` (one in front of the simulated one) or the
+    /// simulated central itself; returns the result and every event.
+    func update(
+        _ package: DFUPackage, options: DFUOptions = testOptions(), through central: (any GATTCentral)? = nil
+    ) async -> (DFUResult, [DFUEvent]) {
         let events = Locked<[DFUEvent]>([])
-        let updater = DFUUpdater(package: package, central: central, device: device, options: options)
+        let updater = DFUUpdater(
+            package: package, central: central ?? self.central, device: device, options: options)
         let result = await updater.run { event in events.withLock { $0.append(event) } }
         return (result, events.withLock { $0 })
     }

@@ -17,7 +17,14 @@ extension UpdateRun {
         case .secureBootloader, .legacyBootloader:
             return connection
         }
-        let next = try await session.reconnect(candidates: located(candidates), name: bootloaderName)
+        var next = try await session.reconnect(candidates: located(candidates), name: bootloaderName)
+        if !next.mode.isBootloader, next.address == connection.address {
+            // The central may have listed the table it kept of the application at this address
+            // (bluetoothd does when it missed the change): look once more at a table read afresh.
+            session.log(.info, "\(next.address) lists its application's services; discovering them again")
+            await next.peripheral.disconnectDiscardingCachedServices()
+            next = try await session.reconnect(candidates: located(candidates), name: bootloaderName)
+        }
         guard next.mode.isBootloader else {
             await next.peripheral.disconnect()
             throw session.failure(
