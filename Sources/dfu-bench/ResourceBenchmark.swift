@@ -66,9 +66,11 @@ struct ResourceBenchmark: AsyncParsableCommand {
         for ((name, pid), (first, last)) in zip(
             processes, zip(before, processes.map { ProcessResources(pid: $0.1) }))
         {
+            let added = last.descriptors.subtracting(first.descriptors).sorted().map { "\"\($0)\"" }
             print(
                 "{\"benchmark\":\"resources\",\"process\":\"\(name)\",\"pid\":\"\(pid)\","
                     + "\"fds_before\":\(first.fds),\"fds_after\":\(last.fds),"
+                    + "\"fds_added\":[\(added.joined(separator: ","))],"
                     + "\"resident_kib_before\":\(first.residentKiB),\"resident_kib_after\":\(last.residentKiB)}"
             )
         }
@@ -90,11 +92,22 @@ struct ResourceBenchmark: AsyncParsableCommand {
 /// Open file descriptors and resident memory of a process, from /proc (-1 when unreadable).
 struct ProcessResources {
     var fds: Int
+    /// Each open descriptor as "number → what it refers to" (the /proc/PID/fd link), so that a
+    /// descriptor more after a run can be told from one replaced.
+    var descriptors: Set<String>
     var residentKiB: Int
 
     /// `pid` is a process id or `self`.
     init(pid: String) {
-        fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        let directory = "/proc/\(pid)/fd"
+        let numbers = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        fds = numbers.isEmpty ? -1 : numbers.count
+        descriptors = Set(
+            numbers.map { number in
+                let target =
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(number)"))
+                return "\(number) → \(target ?? "?")"
+            })
         let statm = (try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8)) ?? ""
         let fields = statm.split(separator: " ")
         residentKiB =

@@ -119,6 +119,6 @@ final class NotifyingBluetoothd: Sendable {
     private static func attError(_ code: UInt8) -> DBusError {
         .error(
             name: "org.bluez.Error.Failed",
-            message: "Operation failed with ATT error: 0x0\(String(code, radix: 16))")
+            message: "Operation failed with ATT error: " + String(format: "0x%02x", code))
     }
 }
