@@ -78,7 +78,8 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
         try checkLink()
-        if context.options.acquireNotify,
+        // bluetoothd acquires notifications, not indications
+        if context.options.acquireNotify, properties.contains(.notify),
             let stream = try await NotificationSocketStream.open(self, timeout: timeout)
         {
             return stream

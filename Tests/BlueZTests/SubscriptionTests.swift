@@ -44,8 +44,16 @@ final class SubscriptionTests: TwoConnectionTestCase {
         XCTAssertEqual(bluetoothd.calls.suffix(3), ["StartNotify", "StopNotify", "AcquireNotify"])
     }
 
+    func testIndicationsAreSubscribedWithStartNotifyAlone() async throws {
+        let bluetoothd = try await NotifyingBluetoothd(serving: server, staleTableError: nil)
+        _ = try await characteristic(properties: [.write, .indicate]).subscribe(timeout: .seconds(5))
+        XCTAssertEqual(bluetoothd.calls, ["StartNotify"])
+    }
+
     /// A characteristic of a new connection to the device.
-    private func characteristic() -> BlueZCharacteristic {
+    private func characteristic(properties: CharacteristicProperties = [.write, .notify])
+        -> BlueZCharacteristic
+    {
         let bus = BlueZBus(connection: client)
         let link = LinkState()
         let device = "00:AA:01:01:00:01"
@@ -56,6 +64,6 @@ final class SubscriptionTests: TwoConnectionTestCase {
         return BlueZCharacteristic(
             context: context, path: NotifyingBluetoothd.characteristicPath,
             uuid: BluetoothUUID("8ec90001-f315-4f60-9fb8-838830daea50")!, serviceUUID: BluetoothUUID("fe59")!,
-            properties: [.write, .notify])
+            properties: properties)
     }
 }
