@@ -96,9 +96,16 @@ public final class BlueZCharacteristic: GATTCharacteristic {
     /// ATT errors that, answering a call, say bluetoothd's table of the device is stale: 0x01
     /// (Invalid Handle) for every call.
     static let staleTableErrors: Set<UInt8> = [0x01]
-    /// The same for a subscription, a write of the CCC descriptor, which also says so with 0x03
-    /// (Write Not Permitted): a CCC descriptor is writable, its writes may only need security.
-    static let staleTableErrorsOfSubscribing: Set<UInt8> = [0x01, 0x03]
+
+    /// What subscribing is called in messages.
+    var subscribing: String { "subscribing to \(uuid) on \(context.device)" }
+
+    /// `StartNotify`: bluetoothd writes the CCC descriptor, whose refusal also says the table is
+    /// stale with 0x03 (Write Not Permitted): a CCC descriptor is writable, its writes may only
+    /// need security.
+    func startNotify(timeout: Duration) async throws {
+        _ = try await call(subscribing, "StartNotify", [], timeout: timeout, staleTableErrors: [0x01, 0x03])
+    }
 
     /// Calls a `GattCharacteristic1` method; a failure is reported as a `GATTError`, as
     /// `disconnected` when the link went down meanwhile or bluetoothd's table of the device is

@@ -16,11 +16,9 @@ enum NotificationSignalStream {
         do {
             signals = try await context.bus.signals(under: path)
         } catch {
-            throw gattError(error, "subscribing to \(characteristic.uuid) on \(device)", device: device)
+            throw gattError(error, characteristic.subscribing, device: device)
         }
-        _ = try await characteristic.call(
-            "subscribing to \(characteristic.uuid) on \(device)", "StartNotify", [], timeout: timeout,
-            staleTableErrors: BlueZCharacteristic.staleTableErrorsOfSubscribing)
+        try await characteristic.startNotify(timeout: timeout)
 
         return AsyncThrowingStream { continuation in
             let token = context.link.onDown { reason in

@@ -72,14 +72,11 @@ enum NotificationSocketStream {
     /// every later `AcquireNotify` and `StartNotify` of the characteristic is refused ("Notify
     /// acquired") until bluetoothd restarts, and `StopNotify` or removing the device reads freed
     /// memory. `StartNotify` fails cleanly, so it tries the same CCC write first and `StopNotify`
-    /// ends it; `call` forgets a stale table on the way.
+    /// ends it; a stale table is forgotten on the way.
     private static func trySubscribing(_ characteristic: BlueZCharacteristic, timeout: Duration) async throws
     {
-        let operation = "subscribing to \(characteristic.uuid) on \(characteristic.context.device)"
-        _ = try await characteristic.call(
-            operation, "StartNotify", [], timeout: timeout,
-            staleTableErrors: BlueZCharacteristic.staleTableErrorsOfSubscribing)
-        _ = try await characteristic.call(operation, "StopNotify", [], timeout: timeout)
+        try await characteristic.startNotify(timeout: timeout)
+        _ = try await characteristic.call(characteristic.subscribing, "StopNotify", [], timeout: timeout)
     }
 }
 
