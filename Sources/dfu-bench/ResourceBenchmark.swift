@@ -91,17 +91,18 @@ struct ResourceBenchmark: AsyncParsableCommand {
 
 /// Open file descriptors and resident memory of a process, from /proc (-1 when unreadable).
 struct ProcessResources {
-    var fds: Int
     /// Each open descriptor as "number → what it refers to" (the /proc/PID/fd link), so that a
     /// descriptor more after a run can be told from one replaced.
     var descriptors: Set<String>
     var residentKiB: Int
 
+    /// A readable fd directory lists at least the descriptor reading it.
+    var fds: Int { descriptors.isEmpty ? -1 : descriptors.count }
+
     /// `pid` is a process id or `self`.
     init(pid: String) {
         let directory = "/proc/\(pid)/fd"
         let numbers = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        fds = numbers.isEmpty ? -1 : numbers.count
         descriptors = Set(
             numbers.map { number in
                 let target =
