@@ -41,10 +41,13 @@ struct LinkBenchmark: AsyncParsableCommand {
     var writeValueSizes: [Int] = [100 * 1024]
 
     @Option(help: "Round trips measured (the median counts).")
-    var roundTrips = 15
+    var roundTrips = 31
 
     @Option(help: "Packets in the long raw-rate run (the short one has a tenth).")
     var probePackets = 600
+
+    @Option(help: "Times each raw-rate run is repeated (the fastest counts).")
+    var probeRepeats = 4
 
     @Option(help: "The simulated device's page erase time in ms (default: the nRF52's 85).")
     var eraseMs: Int?
@@ -56,8 +59,9 @@ struct LinkBenchmark: AsyncParsableCommand {
         guard (sizes + writeValueSizes).allSatisfy({ $0 > 0 }), !sizes.isEmpty else {
             throw ValidationError("--sizes and --write-value-sizes take positive byte counts")
         }
-        guard roundTrips > 0, probePackets >= 10, probePackets <= Int(UInt16.max) else {
-            throw ValidationError("--round-trips must be positive, --probe-packets 10…65535")
+        guard roundTrips > 0, probeRepeats > 0, probePackets >= 10, probePackets <= Int(UInt16.max) else {
+            throw ValidationError(
+                "--round-trips and --probe-repeats must be positive, --probe-packets 10…65535")
         }
     }
 
@@ -82,7 +86,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         let link = try await withSimulator(serve) { address in
             try await LinkProbe.measure(
                 central: try await BlueZCentral(adapter: adapter), address: address, roundTrips: roundTrips,
-                longRun: probePackets, repeats: 2)
+                longRun: probePackets, repeats: probeRepeats)
         }.value
         report.link(link)
         var timing = SimulationTiming()

@@ -39,6 +39,32 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(update.checksumRequests, 1, "only the init packet is checksummed")
     }
 
+    /// The receipt interval is set once, before the init packet, for the usual 4096-byte data
+    /// object: the init packet streams under it and the data objects need no second Set PRN.
+    func testReceiptIntervalIsSetOnceBeforeTheInitPacket() async throws {
+        let package = try TestPackages.secureApp()
+        let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil))
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertEqual(update.receiptIntervalRequests, 1)
+        let setPRN = update.requestOpCodes.firstIndex(
+            of: SecureDFURequest.setPacketReceiptNotification(0).opCode)
+        let create = update.requestOpCodes.firstIndex(of: SecureDFURequest.create(.command, size: 0).opCode)
+        XCTAssertLessThan(try XCTUnwrap(setPRN), try XCTUnwrap(create))
+    }
+
+    /// A bootloader with another data object size gets the interval for its objects once Select
+    /// (data) has shown the size; every full object's receipt still replaces the checksum.
+    func testAnotherDataObjectSizeSetsTheIntervalAgain() async throws {
+        let package = try TestPackages.secureApp()  // 12288 bytes: six full 2048-byte objects
+        let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil)) {
+            $0.objectSize = 2048
+        }
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
+        XCTAssertEqual(update.receiptIntervalRequests, 2)
+        XCTAssertEqual(update.checksumRequests, 1, "only the init packet is checksummed")
+    }
+
     /// A last object shorter than the others gets no receipt on its last packet: it is
     /// checksummed.
     func testShorterLastObjectIsChecksummed() async throws {

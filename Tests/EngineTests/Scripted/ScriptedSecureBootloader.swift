@@ -4,7 +4,8 @@ import NordicDFU
 /// `nrf_dfu_req_handler.c`): the receipt count restarts on Set PRN and on Create and counts
 /// every packet the bootloader handles, a failed one included. It accepts any init packet.
 struct ScriptedSecureBootloader: ScriptedBootloader {
-    static let objectSize = 4096
+    /// The data object size Select (data) reports (every Nordic bootloader's is 4096).
+    var objectSize = 4096
 
     /// The image's size: executing the object that ends there makes the bootloader reset.
     var imageSize: Int
@@ -36,7 +37,7 @@ struct ScriptedSecureBootloader: ScriptedBootloader {
         case .select(let type):
             isCommand = type == .command
             let (offset, crc) = checksum
-            outcome = .selected(maximumSize: UInt32(Self.objectSize), offset: offset, crc: crc)
+            outcome = .selected(maximumSize: UInt32(objectSize), offset: offset, crc: crc)
         case .create(let type, let size):
             counted = 0
             isCommand = type == .command

@@ -41,6 +41,11 @@ extension ScriptedUpdate where Bootloader == ScriptedSecureBootloader {
             bootloader, services: ScriptedCentral.secureServices, package: package, options: options)
     }
 
+    /// Set PRN requests the engine wrote.
+    var receiptIntervalRequests: Int {
+        requestOpCodes.filter { $0 == SecureDFURequest.setPacketReceiptNotification(0).opCode }.count
+    }
+
     /// Calculate Checksum requests the engine wrote.
     var checksumRequests: Int {
         requestOpCodes.filter { $0 == SecureDFURequest.calculateChecksum.opCode }.count

@@ -10,9 +10,11 @@ extension SecureFirmwareTransfer {
             throw session.failure(.unsupportedResponse, "Select (data) returned no object size")
         }
         let objectSize = Int(maximum)
-        try await controlPoint.require(
-            .setPacketReceiptNotification(receiptInterval(objectSize: objectSize)),
-            timeout: options.notificationTimeout)
+        let interval = receiptInterval(objectSize: objectSize)
+        if Int(interval) != controlPoint.channel.ledger.interval || controlPoint.channel.ledger.isUncertain {
+            try await controlPoint.require(
+                .setPacketReceiptNotification(interval), timeout: options.notificationTimeout)
+        }
         let held = Int(heldOffset)
         var resumeOffset = 0
         var continuePartialObject = false
@@ -98,7 +100,7 @@ extension SecureFirmwareTransfer {
             }
             if waited > .zero { try await session.linkTime.sleep(for: waited) }
             let streamStart = session.linkTime.now()
-            let (offset, crc) = try await streamAndCheck(image[from..<range.upperBound])
+            let (offset, crc) = try await streamAndCheck(image[from..<range.upperBound], meter: meter)
             if offset == range.upperBound, crc == crcUpTo(offset) {
                 if lossFree { session.flashWait.learnCleanObject() }
                 return
@@ -161,10 +163,14 @@ extension SecureFirmwareTransfer {
         }
     }
 
-    /// Streams `bytes` and returns what the device then holds: from the receipt for the last
-    /// packet when one came, otherwise from Calculate Checksum. A receipt that shows fewer bytes
-    /// than were sent stops the stream early; the checksum then says where to go on.
-    private func streamAndCheck(_ bytes: ArraySlice<UInt8>) async throws -> (offset: Int, crc: UInt32) {
+    /// Streams `bytes` (object offsets) and returns what the device then holds of the current
+    /// object: from the receipt for the last packet when one came, otherwise from Calculate
+    /// Checksum. A receipt that shows fewer bytes than were sent stops the stream early; the
+    /// checksum then says where to go on. `meter` counts firmware bytes (none for the init
+    /// packet).
+    func streamAndCheck(_ bytes: ArraySlice<UInt8>, meter: ProgressMeter?) async throws -> (
+        offset: Int, crc: UInt32
+    ) {
         let end = try await streamer.stream(
             bytes, through: controlPoint.channel, meter: meter, receiptOnLastPacket: true
         ) { receipt, sentUpTo in

@@ -12,6 +12,9 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     let resumeAllowed: Bool
     private(set) var finishedAt: Duration = .zero
 
+    /// The data object size of every Nordic Secure bootloader (SDK 12–17: one flash page of an
+    /// nRF52), for the receipt interval set before the init packet; Select (data) confirms it.
+    static let usualDataObjectSize = 4096
     /// How many times an object is sent before a checksum mismatch is final.
     static let checksumAttempts = 3
     /// How many times, per object, the engine continues after the device reported fewer bytes
@@ -62,28 +65,36 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
                 "the init packet (\(initPacket.count) bytes) exceeds the bootloader's \(maximumSize)-byte limit"
             )
         }
-        // The command object goes without receipts.
-        try await controlPoint.require(.setPacketReceiptNotification(0), timeout: options.notificationTimeout)
+        // Receipts are set once, as the data objects will want them (`receiptInterval`); the
+        // init packet streams under the same count, which Create restarts.
+        try await controlPoint.require(
+            .setPacketReceiptNotification(receiptInterval(objectSize: Self.usualDataObjectSize)),
+            timeout: options.notificationTimeout)
         let held = Int(offset)
         if resumeAllowed, held > 0, held <= initPacket.count, CRC32.checksum(initPacket[0..<held]) == crc {
             session.log(.info, "the device holds \(held) of \(initPacket.count) init packet bytes; resuming")
-            if held < initPacket.count { try await streamer.write(initPacket[held...], firmware: false) }
-            if try await checksumMatches(initPacket) { return try await executeCommand() }
+            if try await holdsExactly(initPacket, afterStreaming: initPacket[held...]) {
+                return try await executeCommand()
+            }
         }
         for attempt in 1...Self.checksumAttempts {
             try await controlPoint.require(
                 .create(.command, size: UInt32(initPacket.count)), timeout: options.responseTimeout)
-            try await streamer.write(initPacket[...], firmware: false)
-            if try await checksumMatches(initPacket) { return try await executeCommand() }
+            if try await holdsExactly(initPacket, afterStreaming: initPacket[...]) {
+                return try await executeCommand()
+            }
             session.log(
                 .warning, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
         }
         throw session.failure(.crcError, "the init packet arrived corrupted \(Self.checksumAttempts) times")
     }
 
-    private func checksumMatches(_ bytes: [UInt8]) async throws -> Bool {
-        let (offset, crc) = try await controlPoint.checksum()
-        return offset == bytes.count && crc == CRC32.checksum(bytes)
+    /// Streams `rest` of the init packet and says whether the device then holds all of it.
+    private func holdsExactly(_ initPacket: [UInt8], afterStreaming rest: ArraySlice<UInt8>) async throws
+        -> Bool
+    {
+        let (offset, crc) = try await streamAndCheck(rest, meter: nil)
+        return offset == initPacket.count && crc == CRC32.checksum(initPacket)
     }
 
     private func executeCommand() async throws -> DFUFailure? {

@@ -54,12 +54,13 @@ struct PacketStreamer {
         case interrupted
     }
 
-    /// Streams `bytes` (image offsets), counting packets in `channel`'s ledger and waiting for
-    /// each receipt as it falls due. `check` judges a receipt against the image offset sent up
-    /// to; false stops the stream. `receiptOnLastPacket` is false where the device answers the
-    /// last packet with a response instead (Legacy DFU, protocol doc §1.4).
+    /// Streams `bytes` (object offsets), counting packets in `channel`'s ledger and waiting for
+    /// each receipt as it falls due. `check` judges a receipt against the offset sent up to;
+    /// false stops the stream. `receiptOnLastPacket` is false where the device answers the last
+    /// packet with a response instead (Legacy DFU, protocol doc §1.4). Firmware bytes go with a
+    /// `meter`; a Secure init packet goes without.
     func stream<Notification>(
-        _ bytes: ArraySlice<UInt8>, through channel: ControlPointChannel<Notification>, meter: ProgressMeter,
+        _ bytes: ArraySlice<UInt8>, through channel: ControlPointChannel<Notification>, meter: ProgressMeter?,
         receiptOnLastPacket: Bool, check: (Notification, _ sentUpTo: Int) throws -> Bool
     ) async throws -> End<Notification> {
         var start = bytes.startIndex
@@ -67,10 +68,10 @@ struct PacketStreamer {
             try await session.controller.checkpoint()
             let batch = channel.ledger.packetsUntilNextReceipt ?? Self.unpacedBatch
             let end = min(start + batch * packetSize, bytes.endIndex)
-            try await write(bytes[start..<end], firmware: true)
+            try await write(bytes[start..<end], firmware: meter != nil)
             channel.ledger.count(packets: packets(for: end - start))
             start = end
-            if let report = meter.update(end) { session.emit(.progress(report)) }
+            if let report = meter?.update(end) { session.emit(.progress(report)) }
             let isLast = end == bytes.endIndex
             guard channel.ledger.due > 0, !isLast || receiptOnLastPacket else { continue }
             guard let receipt = try await channel.receipt(), try check(receipt, end) else {
