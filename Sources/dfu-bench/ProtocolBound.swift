@@ -6,7 +6,9 @@ import DFUSupport
 /// included, Create answered, the object's bytes streamed at the raw rate with the checksum in
 /// the receipt for its last packet, and Execute answered. Nothing else: no Select, no
 /// Calculate Checksum, no wait. The span is the engine's `transferDurations` span, from the
-/// first control point request to the final Execute answer.
+/// first control point request to the final Execute answer. (The engine streams an object once
+/// its Create is written, before the answer: it can beat the Create step by up to half a round
+/// trip an object, docs/engine.md "Streaming behind Create".)
 ///
 /// With `flash`, the device's flash model too (what `dfu-sim` runs, docs/simulator.md): a
 /// request reaches the device half a round trip after it is written; Execute is answered only

@@ -65,6 +65,28 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(update.checksumRequests, 1, "only the init packet is checksummed")
     }
 
+    /// Without a wait after Create, an object's packets go once the device has the Create (its
+    /// write response), before its answer is taken: a refused Create still ends the update with
+    /// the bootloader's error, after the packets it refused. With a wait, they wait for the
+    /// answer.
+    func testPacketsFollowTheCreateWithoutWaitingForItsAnswerUnlessAWaitIsDue() async throws {
+        let package = try TestPackages.secureApp()
+        for delay: Duration in [.zero, .milliseconds(1)] {
+            var options = Self.options(prn: nil)
+            options.dataObjectPreparationDelay = delay
+            let update = await ScriptedUpdate.secure(package, options: options) {
+                $0.refusesDataObjects = true
+            }
+            XCTAssertEqual(update.result.failure?.error, .remoteSecureDFUInsufficientResources, update.logs)
+            let written = update.link.bootloader.dataPacketsWritten
+            if delay == .zero {
+                XCTAssertGreaterThan(written, 0, "packets went before the answer")
+            } else {
+                XCTAssertEqual(written, 0, "packets waited for the answer")
+            }
+        }
+    }
+
     /// A last object shorter than the others gets no receipt on its last packet: it is
     /// checksummed.
     func testShorterLastObjectIsChecksummed() async throws {

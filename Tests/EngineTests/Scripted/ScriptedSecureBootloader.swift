@@ -16,6 +16,8 @@ struct ScriptedSecureBootloader: ScriptedBootloader {
     var countsDroppedPackets = false
     /// A bootloader that counts differently: it never sends a receipt.
     var sendsReceipts = true
+    /// A bootloader without room for the image: Create (data) is answered Insufficient Resources.
+    var refusesDataObjects = false
 
     private(set) var image: [UInt8] = []
     private(set) var executedImage = 0
@@ -38,6 +40,10 @@ struct ScriptedSecureBootloader: ScriptedBootloader {
             isCommand = type == .command
             let (offset, crc) = checksum
             outcome = .selected(maximumSize: UInt32(objectSize), offset: offset, crc: crc)
+        case .create(.data, _) where refusesDataObjects:
+            counted = 0
+            isCommand = false
+            outcome = .failure(.insufficientResources, extended: nil)
         case .create(let type, let size):
             counted = 0
             isCommand = type == .command

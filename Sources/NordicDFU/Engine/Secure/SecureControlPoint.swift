@@ -12,9 +12,24 @@ struct SecureControlPoint {
 
     private var session: UpdateSession { channel.session }
 
-    /// Sends `request` and waits (at most `timeout`, real time) for its response. Create and
-    /// Set PRN restart the device's receipt count as they arrive (SDK 15–17 `nrf_dfu_ble.c`).
+    /// Sends `request` and waits (at most `timeout`, real time) for its response.
     func send(_ request: SecureDFURequest, timeout: Duration) async throws -> SecureDFUResponse.Outcome {
+        try await post(request)
+        return try await answer(to: request, timeout: timeout)
+    }
+
+    /// Like `send`, but any result other than success throws the matching remote `DFUError`.
+    @discardableResult
+    func require(_ request: SecureDFURequest, timeout: Duration) async throws -> SecureDFUResponse.Outcome {
+        try await post(request)
+        return try await requireAnswer(to: request, timeout: timeout)
+    }
+
+    /// Writes `request` and returns once the device has it (the write's response), before its
+    /// answer; `answer(to:timeout:)` takes that, and it comes before any later notification.
+    /// Create and Set PRN restart the device's receipt count as they arrive (SDK 15–17
+    /// `nrf_dfu_ble.c`).
+    func post(_ request: SecureDFURequest) async throws {
         if request == .calculateChecksum, channel.ledger.isUncertain { try await resynchronize() }
         try await channel.write(request.encoded)
         switch request {
@@ -22,14 +37,19 @@ struct SecureControlPoint {
         case .setPacketReceiptNotification(let interval): channel.ledger.restart(interval: Int(interval))
         default: break
         }
-        return try await channel.response(to: request.opCode, timeout: timeout, describing: "\(request)")
-            .outcome
     }
 
-    /// Like `send`, but any result other than success throws the matching remote `DFUError`.
+    /// Waits (at most `timeout`, real time) for the answer to `request`, already posted.
+    func answer(to request: SecureDFURequest, timeout: Duration) async throws -> SecureDFUResponse.Outcome {
+        try await channel.response(to: request.opCode, timeout: timeout, describing: "\(request)").outcome
+    }
+
+    /// Like `answer`, but any result other than success throws the matching remote `DFUError`.
     @discardableResult
-    func require(_ request: SecureDFURequest, timeout: Duration) async throws -> SecureDFUResponse.Outcome {
-        let outcome = try await send(request, timeout: timeout)
+    func requireAnswer(to request: SecureDFURequest, timeout: Duration) async throws
+        -> SecureDFUResponse.Outcome
+    {
+        let outcome = try await answer(to: request, timeout: timeout)
         if case .failure(let result, let extended) = outcome {
             throw remoteFailure(request, result: result, extended: extended)
         }

@@ -85,22 +85,33 @@ extension SecureFirmwareTransfer {
         while true {
             var waited: Duration = .zero
             var createRoundTrip: Duration = .zero
+            var unanswered: SecureDFURequest?
             if needsCreate {
-                let requested = session.linkTime.now()
-                try await controlPoint.require(
-                    .create(.data, size: UInt32(range.count)), timeout: options.responseTimeout)
-                createRoundTrip = session.linkTime.now() - requested
+                let create = SecureDFURequest.create(.data, size: UInt32(range.count))
                 waited =
                     (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
                     + max(options.dataObjectPreparationDelay, session.flashWait.afterCreate)
                 waitsForFirstObject = false
                 from = range.lowerBound
+                let requested = session.linkTime.now()
+                try await controlPoint.post(create)
+                if waited > .zero {
+                    // a wait counts from the answer: the device has then started the erase
+                    try await controlPoint.requireAnswer(to: create, timeout: options.responseTimeout)
+                } else {
+                    // Without a wait the packets go once the device has the Create (its write
+                    // response): the bootloader handles them after it, and its answer comes
+                    // before their receipts ("Streaming behind Create", docs/engine.md).
+                    unanswered = create
+                }
+                createRoundTrip = session.linkTime.now() - requested
             } else {
                 waited = waitBeforeStream
             }
             if waited > .zero { try await session.linkTime.sleep(for: waited) }
             let streamStart = session.linkTime.now()
-            let (offset, crc) = try await streamAndCheck(image[from..<range.upperBound], meter: meter)
+            let (offset, crc) = try await streamAndCheck(
+                image[from..<range.upperBound], meter: meter, answering: unanswered)
             if offset == range.upperBound, crc == crcUpTo(offset) {
                 if lossFree { session.flashWait.learnCleanObject() }
                 return
@@ -167,12 +178,20 @@ extension SecureFirmwareTransfer {
     /// object: from the receipt for the last packet when one came, otherwise from Calculate
     /// Checksum. A receipt that shows fewer bytes than were sent stops the stream early; the
     /// checksum then says where to go on. `meter` counts firmware bytes (none for the init
-    /// packet).
-    func streamAndCheck(_ bytes: ArraySlice<UInt8>, meter: ProgressMeter?) async throws -> (
-        offset: Int, crc: UInt32
-    ) {
+    /// packet). The answer to `unanswered`, a request posted before the stream (Create), is
+    /// taken before the first receipt or the checksum; a failure there throws.
+    func streamAndCheck(
+        _ bytes: ArraySlice<UInt8>, meter: ProgressMeter?, answering unanswered: SecureDFURequest? = nil
+    ) async throws -> (offset: Int, crc: UInt32) {
+        var unanswered = unanswered
+        func takeAnswer() async throws {
+            guard let request = unanswered else { return }
+            unanswered = nil
+            try await controlPoint.requireAnswer(to: request, timeout: options.responseTimeout)
+        }
         let end = try await streamer.stream(
-            bytes, through: controlPoint.channel, meter: meter, receiptOnLastPacket: true
+            bytes, through: controlPoint.channel, meter: meter, receiptOnLastPacket: true,
+            beforeReceipt: takeAnswer
         ) { receipt, sentUpTo in
             switch receipt.outcome {
             case .checksum(let offset, _) where receipt.hasReceiptForm:
@@ -190,6 +209,7 @@ extension SecureFirmwareTransfer {
         if case .finished(let receipt?) = end, case .checksum(let offset, let crc) = receipt.outcome {
             return (Int(offset), crc)
         }
+        try await takeAnswer()
         return try await controlPoint.checksum()
     }
 

@@ -58,10 +58,12 @@ struct PacketStreamer {
     /// each receipt as it falls due. `check` judges a receipt against the offset sent up to;
     /// false stops the stream. `receiptOnLastPacket` is false where the device answers the last
     /// packet with a response instead (Legacy DFU, protocol doc §1.4). Firmware bytes go with a
-    /// `meter`; a Secure init packet goes without.
+    /// `meter`; a Secure init packet goes without. `beforeReceipt` runs before every wait for a
+    /// receipt (a request's answer still to take comes first).
     func stream<Notification>(
         _ bytes: ArraySlice<UInt8>, through channel: ControlPointChannel<Notification>, meter: ProgressMeter?,
-        receiptOnLastPacket: Bool, check: (Notification, _ sentUpTo: Int) throws -> Bool
+        receiptOnLastPacket: Bool, beforeReceipt: () async throws -> Void = {},
+        check: (Notification, _ sentUpTo: Int) throws -> Bool
     ) async throws -> End<Notification> {
         var start = bytes.startIndex
         while start < bytes.endIndex {
@@ -74,6 +76,7 @@ struct PacketStreamer {
             if let report = meter?.update(end) { session.emit(.progress(report)) }
             let isLast = end == bytes.endIndex
             guard channel.ledger.due > 0, !isLast || receiptOnLastPacket else { continue }
+            try await beforeReceipt()
             guard let receipt = try await channel.receipt(), try check(receipt, end) else {
                 return .interrupted
             }
