@@ -78,9 +78,10 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
             }
         }
         for attempt in 1...Self.checksumAttempts {
-            try await controlPoint.require(
-                .create(.command, size: UInt32(initPacket.count)), timeout: options.responseTimeout)
-            if try await holdsExactly(initPacket, afterStreaming: initPacket[...]) {
+            // streamed behind the Create's write response, as a data object is
+            let create = SecureDFURequest.create(.command, size: UInt32(initPacket.count))
+            try await controlPoint.post(create)
+            if try await holdsExactly(initPacket, afterStreaming: initPacket[...], answering: create) {
                 return try await executeCommand()
             }
             session.log(
@@ -89,11 +90,13 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
         throw session.failure(.crcError, "the init packet arrived corrupted \(Self.checksumAttempts) times")
     }
 
-    /// Streams `rest` of the init packet and says whether the device then holds all of it.
-    private func holdsExactly(_ initPacket: [UInt8], afterStreaming rest: ArraySlice<UInt8>) async throws
-        -> Bool
-    {
-        let (offset, crc) = try await streamAndCheck(rest, meter: nil)
+    /// Streams `rest` of the init packet and says whether the device then holds all of it; the
+    /// answer to `create`, posted before, is taken on the way.
+    private func holdsExactly(
+        _ initPacket: [UInt8], afterStreaming rest: ArraySlice<UInt8>,
+        answering create: SecureDFURequest? = nil
+    ) async throws -> Bool {
+        let (offset, crc) = try await streamAndCheck(rest, meter: nil, answering: create)
         return offset == initPacket.count && crc == CRC32.checksum(initPacket)
     }
 
