@@ -44,7 +44,9 @@ public struct DFUOptions: Sendable {
     /// arrives during the erase needs none, and when an object arrives incomplete right after
     /// Create the engine resends the missing bytes and from then on waits after each Create
     /// what the loss showed (`LearnedFlashWait`, at most 2 s; see docs/engine.md). The longer
-    /// of this and the learned wait applies.
+    /// of this and the learned wait applies, from Create's answer; with neither, an object's
+    /// packets follow its Create as soon as the device has it (docs/engine.md, "Streaming
+    /// behind Create").
     public var dataObjectPreparationDelay: Duration = .zero
     /// The name the Secure bootloader advertises after a buttonless jump without bonds.
     public var alternativeAdvertisingName: AlternativeAdvertisingName = .random
