@@ -33,10 +33,14 @@ struct Adapter: Sendable {
             chosen = adapters[0]
         }
         guard tree.properties(chosen.path, BlueZ.adapterInterface)?["Powered"]?.boolValue == true else {
-            throw GATTError.bluetoothUnavailable(
-                "adapter \(chosen.name) is powered off; power it on, e.g. `bluetoothctl power on`")
+            throw chosen.poweredOff
         }
         return chosen
+    }
+
+    /// What to say when this adapter turns out to be off.
+    var poweredOff: GATTError {
+        .bluetoothUnavailable("adapter \(name) is powered off; power it on, e.g. `bluetoothctl power on`")
     }
 
     /// The object path bluetoothd gives the device with `address` on this adapter.

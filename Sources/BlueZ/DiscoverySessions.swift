@@ -28,9 +28,19 @@ actor DiscoverySessions {
             }
         } catch {
             active[id] = nil
+            // An adapter powering off answers StartDiscovery with errors (InProgress while
+            // bluetoothd still lists a session it could not stop) that would hide the cause.
+            if await !adapterIsPowered() { throw adapter.poweredOff }
             throw gattError(error, "starting discovery on \(adapter.name)", device: adapter.name)
         }
         return id
+    }
+
+    /// Whether bluetoothd reports the adapter powered (true when it cannot say).
+    private func adapterIsPowered() async -> Bool {
+        let powered = try? await bus.property(
+            adapter.path, BlueZ.adapterInterface, "Powered", timeout: .seconds(5))
+        return powered?.boolValue ?? true
     }
 
     func leave(_ id: Int) async {

@@ -4,15 +4,17 @@ import TestSupport
 import XCTest
 
 /// The daemon and the adapter failing under a Secure update (docs/reliability.md): the fault
-/// comes in the middle of the sixth of the 100 KiB image's 25 data objects, once the updater
-/// reports 20 %; the update must end with the contract's exit code and `DFUError` within a bound, never hang, and
+/// comes as the sixth of the 100 KiB image's 25 data objects streams, once the updater
+/// reports 24 %; the update must end with the contract's exit code and `DFUError` within a bound, never hang, and
 /// a second run must then complete, resuming where the device kept the transfer (a `dfu-sim`
 /// that lost its bluetoothd keeps nothing: see `testBluetoothdKilledMidTransfer`).
 final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// 100 KiB in 25 data objects: several seconds of transfer in the VM.
     private let package = "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip"
-    /// Progress is reported per 4 KiB data object: 20 % is 5 objects, 20,480 bytes.
-    private let faultAt = (progress: "\"percent\":20,", bytes: 20_480)
+    /// Progress is reported per 4 KiB data object, once its packets are written: the fault comes
+    /// as the sixth object's packets stream (24 %), after the first five (20,480 bytes) were
+    /// executed.
+    private let faultAt = (progress: "\"percent\":24,", executedBytes: 20_480)
     /// How long after the fault the updater may take to give up: its connection attempts
     /// (3 × 10 s) and the bootloader scan (10 s), with room for the emulator.
     private let giveUpBound = Duration.seconds(60)
@@ -69,13 +71,14 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
 
     // MARK: -
 
-    /// Runs the update of `package`, runs `fault` halfway through the data object after the
-    /// one that brought the updater to 20 %, and returns the run; fails the test unless the
-    /// updater ended within `giveUpBound` of the fault.
+    /// Runs the update of `package`, runs `fault` as soon as the packets of the data object
+    /// that brings the updater to 24 % are written, and returns the run; fails the test unless
+    /// the updater ended within `giveUpBound` of the fault.
     ///
-    /// Halfway, packets stream and no control point write is pending: bluetoothd 5.66 crashes
-    /// when a link drops while it waits for a GATT application's answer to a write (a timeout or
-    /// the application's unregistration later touches the freed link; docs/dfu-sim.md), and the
+    /// Then the packets stream and no control point write is pending (the object's Create was
+    /// answered, its receipt and Execute are still to come): bluetoothd 5.66 crashes when a
+    /// link drops while it waits for a GATT application's answer to a write (a timeout or the
+    /// application's unregistration later touches the freed link; docs/dfu-sim.md), and the
     /// application here is `dfu-sim` on the same bluetoothd.
     private func flash(
         _ address: String, _ arguments: [String] = [],
@@ -92,30 +95,18 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
             ) { reached.yield($0) }
         }
         var injectedAt: ContinuousClock.Instant?
-        for await output in progressed {
-            try await Task.sleep(for: Self.halfAnObject(after: output, trigger: trigger))
+        for await _ in progressed {
             injectedAt = .now
             try await fault()
             break
         }
         let flash = Flash(try await run.value)
         let faulted = try XCTUnwrap(
-            injectedAt, "the update never reached 20 %: \(flash.events) \(flash.stderr)")
+            injectedAt, "the update never reached 24 %: \(flash.events) \(flash.stderr)")
         let tookToEnd = ContinuousClock.now - faulted
         print("\(name): the updater ended \(tookToEnd) after the fault")
         XCTAssertLessThan(tookToEnd, giveUpBound, "\(flash.events)")
         return flash
-    }
-
-    /// Half the time the last data object took, from the speed the trigger's progress event
-    /// reports (4 KiB objects; 80 ms when it reports none).
-    private static func halfAnObject(after output: String, trigger: String) -> Duration {
-        let line = output.split(separator: "\n").last { $0.contains(trigger) }
-        let event = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        guard let speed = event?["speed_bytes_per_second"] as? Double, speed > 0 else {
-            return .milliseconds(80)
-        }
-        return .seconds(4096 / speed / 2)
     }
 
     private func assertFailed(
@@ -141,7 +132,8 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(again.resultName, "completed", file: file, line: line)
         let resumedAt = again.events.first { $0["event"] as? String == "progress" }?["bytes_sent"] as? Int
         XCTAssertGreaterThanOrEqual(
-            resumedAt ?? 0, faultAt.bytes, "the second run did not resume: \(again.events)", file: file,
+            resumedAt ?? 0, faultAt.executedBytes, "the second run did not resume: \(again.events)",
+            file: file,
             line: line)
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, file: file, line: line)
