@@ -52,6 +52,9 @@ struct LinkBenchmark: AsyncParsableCommand {
     @Option(help: "The simulated device's page erase time in ms (default: the nRF52's 85).")
     var eraseMs: Int?
 
+    @Flag(inversion: .prefixedNo, help: "Also update each --sizes image with the plain client.")
+    var plainClient = true
+
     @Flag(help: "JSON Lines instead of text.")
     var json = false
 
@@ -106,10 +109,31 @@ struct LinkBenchmark: AsyncParsableCommand {
             report.update(run, imageBytes: size, protocolBound: protocolBound, deviceBound: deviceBound)
             if acquireWrite {
                 acquired[size] = run.bytesPerSecond
+                if plainClient {
+                    let plain = try await plainUpdate(package, serve)
+                    report.plainClient(plain, imageBytes: size, updater: run.transfer)
+                }
             } else if let reference = acquired[size] {
                 report.ratio("write_value/acquire_write", imageBytes: size, run.bytesPerSecond / reference)
             }
         }
+    }
+
+    /// `package` sent by `PlainSecureClient` to a new simulator; returns its transfer time.
+    private func plainUpdate(_ package: DFUPackage, _ serve: () throws -> SimulatorProcess) async throws
+        -> Duration
+    {
+        let image = package.images[0]
+        let (duration, held) = try await withSimulator(serve) { address in
+            try await SecureDFULink.withLink(
+                central: try await BlueZCentral(adapter: adapter), address: address
+            ) {
+                try await PlainSecureClient(link: $0).update(
+                    initPacket: image.initPacket ?? [], firmware: image.firmware)
+            }
+        }
+        try Self.check(held, holds: package)
+        return duration
     }
 
     private var simulatorExecutable: URL {

@@ -31,47 +31,29 @@ struct LinkFigures {
 
 /// Measures `LinkFigures` on a connection to a Secure DFU bootloader.
 struct LinkProbe {
-    let controlPoint: any GATTCharacteristic
-    let packet: any GATTCharacteristic
-    let responses: NotificationQueue
-
-    static let timeout = Duration.seconds(20)
+    let link: SecureDFULink
 
     /// Connects through `central`, measures and disconnects. Round trips are the median of
     /// `roundTrips`; each streamed run is the best of `repeats`.
     static func measure(
         central: BlueZCentral, address: String, roundTrips: Int, longRun: Int, repeats: Int
     ) async throws -> LinkFigures {
-        let link = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
-        do {
-            let uuids = DFUUUIDs()
-            guard let service = try await link.service(uuids.secureService),
-                let controlPoint = service.characteristic(uuids.secureControlPoint),
-                let packet = service.characteristic(uuids.securePacket)
-            else { throw ValidationError("\(address) has no Secure DFU service") }
-            let probe = LinkProbe(
-                controlPoint: controlPoint, packet: packet,
-                responses: NotificationQueue(try await controlPoint.subscribe(timeout: timeout)))
-            let figures = try await probe.measure(roundTrips: roundTrips, longRun: longRun, repeats: repeats)
-            await link.disconnect()
-            return figures
-        } catch {
-            await link.disconnect()
-            throw error
+        try await SecureDFULink.withLink(central: central, address: address) { link in
+            try await LinkProbe(link: link).measure(
+                roundTrips: roundTrips, longRun: longRun, repeats: repeats)
         }
     }
 
     private func measure(roundTrips: Int, longRun: Int, repeats: Int) async throws -> LinkFigures {
-        let packetBytes =
-            min(await packet.maximumWriteWithoutResponseLength, DFUOptions().maximumPacketSize) & ~3
-        guard case .selected(let objectSize, _, _) = try await request(.select(.data)).outcome else {
+        let packetBytes = await link.packetBytes
+        guard case .selected(let objectSize, _, _) = try await link.request(.select(.data)).outcome else {
             throw ValidationError("Select (data) returned no object size")
         }
         var requests: [Duration] = []
         let requestsCPUBefore = LinkBenchmark.processCPUSeconds()
         for _ in 0..<roundTrips {
             let start = ContinuousClock.now
-            _ = try await request(.setPacketReceiptNotification(0))
+            _ = try await link.request(.setPacketReceiptNotification(0))
             requests.append(ContinuousClock.now - start)
         }
         let requestCPU = (LinkBenchmark.processCPUSeconds() - requestsCPUBefore) / Double(roundTrips)
@@ -88,7 +70,7 @@ struct LinkProbe {
             long = min(long, try await timeToReceipt(packets: longRun, payload))
             longRunCPU += LinkBenchmark.processCPUSeconds() - cpuBefore
         }
-        _ = try await request(.setPacketReceiptNotification(0))
+        _ = try await link.request(.setPacketReceiptNotification(0))
         return LinkFigures(
             requestRoundTrip: requests.sorted()[requests.count / 2],
             receiptRoundTrip: receipts.sorted()[receipts.count / 2],
@@ -98,41 +80,12 @@ struct LinkProbe {
             requestCPUSeconds: requestCPU)
     }
 
-    /// Writes `request` and returns its response (a receipt still in flight is skipped).
-    private func request(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
-        try await controlPoint.write(request.encoded, timeout: Self.timeout)
-        while true {
-            let response = try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
-            if response.opCode == request.opCode { return response }
-        }
-    }
-
     /// Sets PRN to `packets`, then times `packets` writes until their receipt arrives.
     private func timeToReceipt(packets: Int, _ payload: [UInt8]) async throws -> Duration {
-        _ = try await request(.setPacketReceiptNotification(UInt16(packets)))
+        _ = try await link.request(.setPacketReceiptNotification(UInt16(packets)))
         let start = ContinuousClock.now
-        for _ in 0..<packets { try await packet.writeWithoutResponse(payload) }
-        let receipt = try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
-        guard receipt.opCode == SecureDFURequest.calculateChecksum.opCode else {
-            throw ValidationError("expected a packet receipt, got \(receipt)")
-        }
+        for _ in 0..<packets { try await link.packet.writeWithoutResponse(payload) }
+        _ = try await link.receipt()
         return ContinuousClock.now - start
-    }
-}
-
-/// The control point's notifications, taken one at a time with a real-time bound, by one
-/// caller at a time (the probe is sequential; a timeout ends the benchmark).
-final class NotificationQueue: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
-
-    init(_ stream: AsyncThrowingStream<[UInt8], any Error>) { iterator = stream.makeAsyncIterator() }
-
-    func next(timeout: Duration) async throws -> [UInt8] {
-        try await withRealTimeout(timeout, waitingFor: "a control point notification") {
-            guard let value = try await self.iterator.next() else {
-                throw GATTError.disconnected(device: "the DFU target", reason: "its notifications ended")
-            }
-            return value
-        }
     }
 }

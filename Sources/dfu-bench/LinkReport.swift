@@ -54,6 +54,21 @@ struct LinkReport {
         }
     }
 
+    func plainClient(_ transfer: Duration, imageBytes: Int, updater: Duration) {
+        let rate = Double(imageBytes) / transfer.seconds
+        if json {
+            emit([
+                ("benchmark", "\"link_plain_client\""), ("image_bytes", "\(imageBytes)"),
+                ("transfer_seconds", format(transfer.seconds)), ("bytes_per_second", format(rate)),
+                ("updater_over_plain_client", format(transfer / updater)),
+            ])
+        } else {
+            print(
+                "plain client \(imageBytes) bytes: \(kB(rate)) in \(format(transfer.seconds)) s; "
+                    + "updater over plain client \(format(transfer / updater))")
+        }
+    }
+
     func ratio(_ name: String, imageBytes: Int, _ value: Double) {
         if json {
             emit([("ratio", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("value", format(value))])

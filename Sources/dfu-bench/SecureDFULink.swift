@@ -1,0 +1,94 @@
+import ArgumentParser
+import BlueZ
+import DFUSupport
+import GATT
+import NordicDFU
+
+/// A Secure DFU bootloader's control point and packet characteristics on one connection, for the
+/// bench's own sequential clients (`LinkProbe`, `PlainSecureClient`).
+struct SecureDFULink {
+    let controlPoint: any GATTCharacteristic
+    let packet: any GATTCharacteristic
+    let responses: NotificationQueue
+
+    static let timeout = Duration.seconds(20)
+
+    /// Connects through `central`, subscribes to the control point, runs `body` and disconnects.
+    static func withLink<T>(
+        central: BlueZCentral, address: String, _ body: (SecureDFULink) async throws -> T
+    ) async throws -> T {
+        let peripheral = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
+        do {
+            let uuids = DFUUUIDs()
+            guard let service = try await peripheral.service(uuids.secureService),
+                let controlPoint = service.characteristic(uuids.secureControlPoint),
+                let packet = service.characteristic(uuids.securePacket)
+            else { throw ValidationError("\(address) has no Secure DFU service") }
+            let link = SecureDFULink(
+                controlPoint: controlPoint, packet: packet,
+                responses: NotificationQueue(try await controlPoint.subscribe(timeout: timeout)))
+            let value = try await body(link)
+            await peripheral.disconnect()
+            return value
+        } catch {
+            await peripheral.disconnect()
+            throw error
+        }
+    }
+
+    /// The packet size the engine uses on this link: its maximum write-without-response length,
+    /// a multiple of 4.
+    var packetBytes: Int {
+        get async { min(await packet.maximumWriteWithoutResponseLength, DFUOptions().maximumPacketSize) & ~3 }
+    }
+
+    /// Writes `request` and returns its response (a receipt still in flight is skipped).
+    func request(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
+        try await controlPoint.write(request.encoded, timeout: Self.timeout)
+        while true {
+            let response = try await nextNotification()
+            if response.opCode == request.opCode { return response }
+        }
+    }
+
+    /// Writes `request` and fails unless the device answers with success.
+    func require(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
+        let response = try await self.request(request)
+        if case .failure(let result, let extended) = response.outcome {
+            throw ValidationError("\(request) failed: \(result) \(extended.map { "\($0)" } ?? "")")
+        }
+        return response
+    }
+
+    /// The next control point notification, decoded.
+    func nextNotification() async throws -> SecureDFUResponse {
+        try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
+    }
+
+    /// Waits for a packet receipt: a notification for Calculate Checksum's op code, whatever its
+    /// outcome (a packet outside an object is receipted with a failure).
+    func receipt() async throws -> SecureDFUResponse.Outcome {
+        let notification = try await nextNotification()
+        guard notification.opCode == SecureDFURequest.calculateChecksum.opCode else {
+            throw ValidationError("expected a packet receipt, got \(notification)")
+        }
+        return notification.outcome
+    }
+}
+
+/// The control point's notifications, taken one at a time with a real-time bound, by one
+/// caller at a time (the bench's clients are sequential; a timeout ends the benchmark).
+final class NotificationQueue: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
+
+    init(_ stream: AsyncThrowingStream<[UInt8], any Error>) { iterator = stream.makeAsyncIterator() }
+
+    func next(timeout: Duration) async throws -> [UInt8] {
+        try await withRealTimeout(timeout, waitingFor: "a control point notification") {
+            guard let value = try await self.iterator.next() else {
+                throw GATTError.disconnected(device: "the DFU target", reason: "its notifications ended")
+            }
+            return value
+        }
+    }
+}
