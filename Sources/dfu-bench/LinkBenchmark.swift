@@ -15,14 +15,18 @@ struct LinkBenchmark: AsyncParsableCommand {
         abstract: "Secure DFU through bluetoothd against dfu-sim, against the link's protocol bound.",
         discussion: """
             Serves `dfu-sim --simulate secure` on --peripheral-adapter (a new process for each \
-            step, stopped by its pid) and updates it from --adapter. Measures the link first \
-            (control point round trip, packet receipt round trip, raw write-without-response \
-            rate through AcquireWrite), then runs signed Secure DFUs with default options through \
-            AcquireWrite and through pipelined WriteValue, and prints each DFU's throughput, the \
-            protocol bound of the link (and the bound with dfu-sim's flash model), their ratios, \
-            the updater's CPU seconds per MB (this process: user + system) and WriteValue over \
-            AcquireWrite. Needs two BlueZ adapters that see each other and root (dfu-sim): in \
-            practice the VM, scripts/vm/bench.sh.
+            step, stopped by its pid) and updates it from --adapter. Measures the link at the \
+            start and at the end of the run (control point round trip, packet receipt round \
+            trip, raw write-without-response rate through AcquireWrite); in between runs signed \
+            Secure DFUs with default options through AcquireWrite and through pipelined \
+            WriteValue, and sends each AcquireWrite image with a plain client too (Nordic's \
+            libraries' current defaults: a receipt every 12 packets waited for, Calculate \
+            Checksum for every object, every request answered before the next). Prints each \
+            DFU's throughput, the protocol bound of the link (the mean of both measurements; \
+            and the bound with dfu-sim's flash model), their ratios, the updater's CPU seconds \
+            per MB (this process: user + system), the updater over the plain client and \
+            WriteValue over AcquireWrite. Needs two BlueZ adapters that see each other and root \
+            (dfu-sim): in practice the VM, scripts/vm/bench.sh.
             """)
 
     @Option(help: "The adapter of the updater.")
@@ -86,36 +90,50 @@ struct LinkBenchmark: AsyncParsableCommand {
                 executable: simulatorExecutable, adapter: peripheralAdapter, arguments: simulatorArguments)
         }
 
-        let link = try await withSimulator(serve) { address in
-            try await LinkProbe.measure(
-                central: try await BlueZCentral(adapter: adapter), address: address, roundTrips: roundTrips,
-                longRun: probePackets, repeats: probeRepeats)
-        }.value
-        report.link(link)
-        var timing = SimulationTiming()
-        if let eraseMs { timing.pageErase = .milliseconds(eraseMs) }
-        var acquired: [Int: Double] = [:]
+        let probe = {
+            try await withSimulator(serve) { address in
+                try await LinkProbe.measure(
+                    central: try await BlueZCentral(adapter: adapter), address: address,
+                    roundTrips: roundTrips, longRun: probePackets, repeats: probeRepeats)
+            }.value
+        }
+        let linkAtStart = try await probe()
+        report.link(linkAtStart, measured: "start")
+        var runs: [(run: LinkUpdateRun, initPacketBytes: Int, plainClient: Duration?)] = []
         for (size, acquireWrite) in sizes.map({ ($0, true) }) + writeValueSizes.map({ ($0, false) }) {
             let package = try Self.package(size: size, key: key)
             let (run, held) = try await withSimulator(serve) { address in
                 try await update(package, address: address, acquireWrite: acquireWrite)
             }
             try Self.check(held, holds: package)
-            let initBytes = package.images[0].initPacket?.count ?? 0
+            let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
+            runs.append((run, package.images[0].initPacket?.count ?? 0, plain))
+        }
+        let linkAtEnd = try await probe()
+        report.link(linkAtEnd, measured: "end")
+        // The bound of the whole run: the link drifts over the minutes the updates take.
+        let link = LinkFigures.mean(linkAtStart, linkAtEnd)
+        report.link(link, measured: "mean")
+        var timing = SimulationTiming()
+        if let eraseMs { timing.pageErase = .milliseconds(eraseMs) }
+        for (run, initBytes, plain) in runs {
             let protocolBound = ProtocolBound(link: link, flash: nil).duration(
-                imageBytes: size, initPacketBytes: initBytes)
+                imageBytes: run.imageBytes, initPacketBytes: initBytes)
             let deviceBound = ProtocolBound(link: link, flash: timing).duration(
-                imageBytes: size, initPacketBytes: initBytes)
-            report.update(run, imageBytes: size, protocolBound: protocolBound, deviceBound: deviceBound)
-            if acquireWrite {
-                acquired[size] = run.bytesPerSecond
-                if plainClient {
-                    let plain = try await plainUpdate(package, serve)
-                    report.plainClient(plain, imageBytes: size, updater: run.transfer)
-                }
-            } else if let reference = acquired[size] {
-                report.ratio("write_value/acquire_write", imageBytes: size, run.bytesPerSecond / reference)
-            }
+                imageBytes: run.imageBytes, initPacketBytes: initBytes)
+            report.update(
+                run, imageBytes: run.imageBytes, protocolBound: protocolBound, deviceBound: deviceBound)
+            if let plain { report.plainClient(plain, imageBytes: run.imageBytes, updater: run.transfer) }
+        }
+        for writeValue in runs.map(\.run) where !writeValue.acquireWrite {
+            guard
+                let reference = runs.map(\.run).first(where: {
+                    $0.acquireWrite && $0.imageBytes == writeValue.imageBytes
+                })
+            else { continue }
+            report.ratio(
+                "write_value/acquire_write", imageBytes: writeValue.imageBytes,
+                writeValue.bytesPerSecond / reference.bytesPerSecond)
         }
     }
 

@@ -29,6 +29,20 @@ struct LinkFigures {
     var requestCPUSeconds: Double
 }
 
+extension LinkFigures {
+    /// The link over a run, from its figures at the start and at the end: round trips and CPU
+    /// averaged, the raw rate as the mean time per byte.
+    static func mean(_ first: LinkFigures, _ second: LinkFigures) -> LinkFigures {
+        LinkFigures(
+            requestRoundTrip: (first.requestRoundTrip + second.requestRoundTrip) / 2,
+            receiptRoundTrip: (first.receiptRoundTrip + second.receiptRoundTrip) / 2,
+            rawBytesPerSecond: 2 / (1 / first.rawBytesPerSecond + 1 / second.rawBytesPerSecond),
+            packetBytes: first.packetBytes, objectSize: first.objectSize,
+            rawCPUSecondsPerMB: (first.rawCPUSecondsPerMB + second.rawCPUSecondsPerMB) / 2,
+            requestCPUSeconds: (first.requestCPUSeconds + second.requestCPUSeconds) / 2)
+    }
+}
+
 /// Measures `LinkFigures` on a connection to a Secure DFU bootloader.
 struct LinkProbe {
     let link: SecureDFULink

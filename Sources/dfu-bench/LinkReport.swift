@@ -5,10 +5,11 @@ import Foundation
 struct LinkReport {
     let json: Bool
 
-    func link(_ link: LinkFigures) {
+    /// The link's figures, `measured` at the "start" or "end" of the run, or their "mean".
+    func link(_ link: LinkFigures, measured: String) {
         if json {
             emit([
-                ("benchmark", "\"link\""),
+                ("benchmark", "\"link\""), ("measured", "\"\(measured)\""),
                 ("request_round_trip_ms", format(link.requestRoundTrip.seconds * 1000)),
                 ("receipt_round_trip_ms", format(link.receiptRoundTrip.seconds * 1000)),
                 ("raw_bytes_per_second", format(link.rawBytesPerSecond)),
@@ -18,7 +19,7 @@ struct LinkReport {
             ])
         } else {
             print(
-                "link: control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms, "
+                "link (\(measured)): control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms, "
                     + "packet receipt round trip \(format(link.receiptRoundTrip.seconds * 1000)) ms, "
                     + "raw write without response \(kB(link.rawBytesPerSecond)) "
                     + "(\(link.packetBytes)-byte packets, \(link.objectSize)-byte objects), "
