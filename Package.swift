@@ -100,7 +100,8 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "GATT", "TestSupport"]),
+        .testTarget(
+            name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
             dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),

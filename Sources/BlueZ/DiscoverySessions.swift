@@ -4,11 +4,18 @@ import GATT
 /// Shares this connection's one discovery session on an adapter among overlapping scans:
 /// bluetoothd keeps one session and one filter per client, so the filter is the union of what
 /// the running scans want, discovery starts with the first scan and stops with the last.
+///
+/// Joins and leaves take turns, each done before the next begins: each waits for bluetoothd, and
+/// this actor runs other calls meanwhile. Scans that start together (the devices of a fleet
+/// jumping into their bootloaders at once) would otherwise each find the others already counted
+/// and none would start discovery.
 actor DiscoverySessions {
     private let bus: BlueZBus
     private let adapter: Adapter
     private var active: [Int: ScanFilter] = [:]
     private var nextID = 0
+    /// The join or leave that runs, or ran last.
+    private var lastTurn: Task<Void, Never>?
 
     init(bus: BlueZBus, adapter: Adapter) {
         self.bus = bus
@@ -19,6 +26,26 @@ actor DiscoverySessions {
     func join(_ filter: ScanFilter) async throws -> Int {
         nextID += 1
         let id = nextID
+        try await inTurn { try await self.start(id, filter) }
+        return id
+    }
+
+    func leave(_ id: Int) async {
+        try? await inTurn { await self.stop(id) }
+    }
+
+    /// Runs `operation` once every join and leave asked for before it has finished.
+    private func inTurn(_ operation: @escaping @Sendable () async throws -> Void) async throws {
+        let previous = lastTurn
+        let turn = Task {
+            await previous?.value
+            try await operation()
+        }
+        lastTurn = Task { _ = try? await turn.value }
+        try await turn.value
+    }
+
+    private func start(_ id: Int, _ filter: ScanFilter) async throws {
         active[id] = filter
         do {
             try await applyFilter()
@@ -33,7 +60,6 @@ actor DiscoverySessions {
             if await !adapterIsPowered() { throw adapter.poweredOff }
             throw gattError(error, "starting discovery on \(adapter.name)", device: adapter.name)
         }
-        return id
     }
 
     /// Whether bluetoothd reports the adapter powered (true when it cannot say).
@@ -43,7 +69,7 @@ actor DiscoverySessions {
         return powered?.boolValue ?? true
     }
 
-    func leave(_ id: Int) async {
+    private func stop(_ id: Int) async {
         guard active.removeValue(forKey: id) != nil else { return }
         if active.isEmpty {
             // best effort: bluetoothd also ends the session when this connection closes

@@ -1,17 +1,41 @@
 import DBus
+import DFUSupport
 import GATT
 import TestSupport
 import XCTest
 
 @testable import BlueZ
 
-/// Starting discovery on an adapter that bluetoothd refuses it on: the cause is the adapter's
-/// power when it is off, whatever the refusal says.
+/// The discovery session scans share: it runs while any scan does, and when bluetoothd refuses
+/// it on an adapter that is off, the cause is the adapter's power, whatever the refusal says.
 final class DiscoveryTests: TwoConnectionTestCase {
+    /// Scans that start together (devices of a fleet jumping into their bootloaders at once):
+    /// each join waits for bluetoothd, and one that overlapped another's must not take discovery
+    /// for started before it is.
+    func testScansStartingTogetherStartDiscoveryOnceAndStopItWithTheLast() async throws {
+        let calls = Locked<[String]>([])
+        try await serveAdapter(powered: true) { name in calls.withLock { $0.append(name) } }
+        let sessions = sessions()
+        async let first = sessions.join(ScanFilter())
+        async let second = sessions.join(ScanFilter())
+        async let third = sessions.join(ScanFilter())
+        let ids = try await [first, second, third]
+        XCTAssertEqual(
+            calls.withLock { $0.filter { $0 == "StartDiscovery" }.count }, 1, "\(calls.withLock { $0 })")
+        await sessions.leave(ids[0])
+        await sessions.leave(ids[1])
+        XCTAssertFalse(calls.withLock { $0.contains("StopDiscovery") }, "stopped while a scan still ran")
+        await sessions.leave(ids[2])
+        XCTAssertEqual(calls.withLock { $0.last }, "StopDiscovery")
+        // and it starts again for the next scan
+        _ = try await sessions.join(ScanFilter())
+        XCTAssertEqual(calls.withLock { $0.last }, "StartDiscovery")
+    }
+
     /// bluetoothd 5.66, while the adapter powers off under a scan, can still list this client's
     /// discovery session and answer the next StartDiscovery with InProgress.
     func testARefusedStartOnAnAdapterPoweredOffSaysTheAdapterIsOff() async throws {
-        try await serveAdapter(powered: false)
+        try await serveAdapter(powered: false, refusingStart: true)
         do {
             _ = try await sessions().join(ScanFilter())
             XCTFail("discovery started on an adapter that is off")
@@ -21,7 +45,7 @@ final class DiscoveryTests: TwoConnectionTestCase {
     }
 
     func testARefusedStartOnAPoweredAdapterSaysWhatBluetoothdSaid() async throws {
-        try await serveAdapter(powered: true)
+        try await serveAdapter(powered: true, refusingStart: true)
         do {
             _ = try await sessions().join(ScanFilter())
             XCTFail("discovery started although bluetoothd refused it")
@@ -31,20 +55,28 @@ final class DiscoveryTests: TwoConnectionTestCase {
         }
     }
 
-    private func serveAdapter(powered: Bool) async throws {
+    /// A model adapter: every discovery call is recorded by `record`; StartDiscovery is refused
+    /// with InProgress when `refusingStart`.
+    private func serveAdapter(
+        powered: Bool, refusingStart: Bool = false, record: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws {
         try await server.requestName("org.bluez")
+        let call = { (name: String) in
+            DBusMethod(name, in: name == "SetDiscoveryFilter" ? "a{sv}" : "") { _ in
+                record(name)
+                if refusingStart, name == "StartDiscovery" {
+                    throw DBusError.error(
+                        name: "org.bluez.Error.InProgress", message: "Operation already in progress")
+                }
+                return []
+            }
+        }
         try server.exportObject(
             at: "/org/bluez/hci0",
             interfaces: [
                 DBusInterface(
                     "org.bluez.Adapter1",
-                    methods: [
-                        DBusMethod("SetDiscoveryFilter", in: "a{sv}") { _ in [] },
-                        DBusMethod("StartDiscovery") { _ in
-                            throw DBusError.error(
-                                name: "org.bluez.Error.InProgress", message: "Operation already in progress")
-                        },
-                    ],
+                    methods: ["SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"].map(call),
                     properties: [DBusProperty("Powered", value: .boolean(powered))])
             ])
     }
