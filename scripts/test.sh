@@ -42,8 +42,9 @@ fi
 echo "== system tests in the VM (real bluetoothd, virtual controllers)"
 # The VM runs the test bundle built above directly (`swift test --skip-build` inside the VM did
 # not reach the tests within 400 s); the tests also run the dfu-update executable next to it.
-# The fleet test needs six controllers (docs/fleet.md) and runs in a VM of its own: the others
-# keep the two controllers they were written and measured with.
+# The fleet test needs four controllers and a btvirt that carries several links of one controller
+# (scripts/vm/build-btvirt.sh, docs/fleet.md) and runs in a VM of its own: the others keep the two
+# controllers and Debian's btvirt they were written and measured with.
 fleet=BlueZSystemTests.FleetThroughBlueZTests
 classes=$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\(BlueZSystemTests\.[A-Za-z]*\)/.*|\1|p' | sort -u |
     grep -v -x -F "$fleet" | paste -sd, -)
@@ -56,14 +57,17 @@ bluetoothd_crashed() {
         grep -qE "bluetoothd\[[0-9]+\]: segfault|general protection fault.*bluetoothd" ".build/vm-logs-$1/dmesg.log" 2>/dev/null
 }
 
-# system_tests NAME TIMEOUT CONTROLLERS CLASSES: one VM run, its logs in .build/vm-logs-NAME and
-# .build/vm-NAME.log; fails unless the tests ran, none skipped and none failed.
+fleet_btvirt=$(scripts/vm/build-btvirt.sh)
+
+# system_tests NAME TIMEOUT CONTROLLERS BTVIRT CLASSES: one VM run, its logs in
+# .build/vm-logs-NAME and .build/vm-NAME.log; fails unless the tests ran, none skipped and none
+# failed.
 system_tests() {
-    local name=$1 timeout=$2 controllers=$3 classes=$4 status
+    local name=$1 timeout=$2 controllers=$3 btvirt=$4 classes=$5 status
     rm -rf ".build/vm-logs-$name"
     set +e
-    scripts/vm/run.sh --timeout "$timeout" --controllers "$controllers" --logs ".build/vm-logs-$name" \
-        "$bundle" "$classes" 2>&1 | tee ".build/vm-$name.log"
+    scripts/vm/run.sh --timeout "$timeout" --controllers "$controllers" --btvirt "$btvirt" \
+        --logs ".build/vm-logs-$name" "$bundle" "$classes" 2>&1 | tee ".build/vm-$name.log"
     status=${PIPESTATUS[0]}
     set -e
     if [ "$status" -ne 0 ] && [ -f ".build/vm-logs-$name/bluetoothd.log" ]; then
@@ -86,7 +90,7 @@ system_tests() {
 # bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd
 # crashes"). Such a run is run again, at most twice, and says so; a test that fails on its own, or
 # a third crash, fails the command.
-for run in "system 600 2 $classes" "fleet 300 6 $fleet"; do
+for run in "system 600 2 btvirt $classes" "fleet 300 4 $fleet_btvirt $fleet"; do
     set -- $run
     attempt=1
     until system_tests "$@"; do

@@ -2,15 +2,9 @@ import Foundation
 import XCTest
 
 /// `dfu-update fleet` through real bluetoothd (docs/fleet.md): several `dfu-sim` devices, each on
-/// a virtual controller of its own, updated at once by one `dfu-update fleet` run, each with its
-/// own package.
-///
-/// Each device is updated through a central controller of its own (hci0 and two more), one link
-/// per controller: btvirt 5.66 cannot carry two links of one controller at once. It gives a
-/// link's peripheral the central's connection handle (`le_conn_complete` sends `conn->handle`)
-/// while the peripheral's controller files the link under its own lowest free handle, so a
-/// central's second link (43) reaches a peripheral that knows it as 42: the peripheral's first
-/// command on it fails with Unknown Connection Identifier and what it sends is dropped (docs/fleet.md).
+/// a virtual controller of its own, updated at once through one central controller (hci0) by one
+/// `dfu-update fleet` run, each with its own package. Needs the VM's btvirt built by
+/// scripts/vm/build-btvirt.sh: Debian's cannot carry two links of one controller at once.
 final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
     /// Per device: the `dfu-sim` kind and the package (relative to the repository) it gets. Small
     /// images, each different, so that a device holding one proves which package it got.
@@ -20,18 +14,17 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         ("legacy-app", "Tests/Fixtures/legacy/legacy_app_4096_bin_defaults.zip"),
     ]
 
-    func testDevicesOnControllersOfTheirOwnAreUpdatedAtOnce() async throws {
-        // hci1 … hci3 serve the devices; hci0, hci4 and hci5 are the updater's centrals.
+    func testDevicesAreUpdatedAtOnceThroughOneAdapter() async throws {
+        // hci1 … hci3 serve the devices; hci0 is the updater's one central.
         let adapters = SystemTestEnvironment.peripheralAdapters
-        guard adapters.count >= 2 * devices.count - 1 else {
+        guard adapters.count >= devices.count else {
             // Not a skip: inside the VM every system test must run.
             return XCTFail(
-                "\(2 * devices.count - 1) controllers besides hci0 needed, the VM has \(adapters.count): "
-                    + "run scripts/vm/run.sh --controllers \(2 * devices.count)")
+                "\(devices.count) controllers besides hci0 needed, the VM has \(adapters.count): "
+                    + "run scripts/vm/run.sh --controllers \(devices.count + 1)")
         }
-        let centrals =
-            [SystemTestEnvironment.centralAdapter] + adapters[devices.count..<(2 * devices.count - 1)]
-        centralAdapters = centrals
+        let central = SystemTestEnvironment.centralAdapter
+        centralAdapters = [central]
         let simulators = try devices.indices.map {
             try startSimulator(devices[$0].0, adapter: adapters[$0])
         }
@@ -46,7 +39,7 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         let inventory = folder.appendingPathComponent("fleet.json")
         let entries = addresses.indices.map { index in
             [
-                "device": addresses[index], "adapter": centrals[index],
+                "device": addresses[index], "adapter": central,
                 "package": SystemTestEnvironment.repositoryFile(devices[index].1),
             ]
         }
@@ -57,7 +50,8 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         let run = try await SystemTestEnvironment.run(
             SystemTestEnvironment.dfuUpdateExecutable,
             [
-                "fleet", inventory.path, "--adapter-connections", "1", "--concurrency", String(devices.count),
+                "fleet", inventory.path, "--adapter-connections", String(devices.count),
+                "--concurrency", String(devices.count),
                 "--json", "--report", reportFile.path, "--device-timeout", "200",
             ], timeout: .seconds(300))
         print("fleet of \(devices.count) through bluetoothd: \(ContinuousClock.now - started)")

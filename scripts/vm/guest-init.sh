@@ -54,6 +54,7 @@ echo "/usr/libexec/bluetooth/bluetoothd -n -f $here/bluetoothd.conf $(cat $contr
 
 mark bluetoothd
 controllers=$(cat $control/controllers 2>/dev/null || echo 2)
+btvirt=$(cat $control/btvirt 2>/dev/null || echo btvirt)
 all_adapters() { [ "$(adapters)" -ge "$controllers" ]; }
 # a controller whose HCI_Reset timed out never comes: stop waiting for it at once
 reset_failed() { dmesg | grep -q 'Opcode 0x0c03 failed'; }
@@ -63,7 +64,7 @@ adapters_or_reset_failed() { all_adapters || reset_failed; }
 attempt=0
 while :; do
 	attempt=$((attempt + 1))
-	btvirt -L -l"$controllers" >> $logs/btvirt.log 2>&1 &
+	"$btvirt" -L -l"$controllers" >> $logs/btvirt.log 2>&1 &
 	btvirt_pid=$!
 	dmesg -C
 	wait_for $((5 * controllers)) adapters_or_reset_failed

@@ -6,7 +6,8 @@
 # usage: scripts/vm/run.sh [options] [--] CMD [ARG...]
 #   --timeout SEC          stop the VM after SEC seconds (default 600)
 #   --controllers N        N virtual controllers, hci0 … hciN-1 (default 2; the fleet system
-#                          test needs 6: three dfu-sim devices, three central controllers)
+#                          test needs 4: three dfu-sim devices and one central controller)
+#   --btvirt PATH          run this btvirt instead of Debian's (scripts/vm/build-btvirt.sh)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --env NAME             pass the host's $NAME into the VM (repeatable; PATH always is)
@@ -23,12 +24,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=2 logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 btvirt=btvirt logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=$2; shift 2 ;;
 	--controllers) controllers=$2; shift 2 ;;
+	--btvirt) btvirt=$2; shift 2 ;;
 	--logs) logs=$2; shift 2 ;;
 	--bluetoothd-args) bluetoothd_args=$2; shift 2 ;;
 	--env) pass_env+=("$2"); shift 2 ;;
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
 case "$controllers" in [2-9]) ;; *) echo "run.sh: --controllers takes 2 to 9" >&2; exit 2 ;; esac
 say() { echo "vm: $*" >&2; }
 [ "$(id -u)" = 0 ] || { say "needs root (apt-get, exporting / to the VM)"; exit 2; }
@@ -133,6 +135,7 @@ pwd > "$control/cwd"
 } > "$control/env"
 printf '%s' "$bluetoothd_args" > "$control/bluetoothd-args"
 echo "$controllers" > "$control/controllers"
+echo "$btvirt" > "$control/btvirt"
 
 # ---- accelerator
 if [ $accel = auto ]; then
