@@ -15,7 +15,7 @@ actor DiscoverySessions {
     private var active: [Int: ScanFilter] = [:]
     private var nextID = 0
     /// The join or leave that runs, or ran last.
-    private var lastTurn: Task<Void, Never>?
+    private var lastTurn: Task<Void, any Error>?
 
     init(bus: BlueZBus, adapter: Adapter) {
         self.bus = bus
@@ -38,10 +38,10 @@ actor DiscoverySessions {
     private func inTurn(_ operation: @escaping @Sendable () async throws -> Void) async throws {
         let previous = lastTurn
         let turn = Task {
-            await previous?.value
+            _ = await previous?.result
             try await operation()
         }
-        lastTurn = Task { _ = try? await turn.value }
+        lastTurn = turn
         try await turn.value
     }
 

@@ -36,10 +36,11 @@ struct SecureDFULink {
         }
     }
 
-    /// The packet size the engine uses on this link: its maximum write-without-response length,
-    /// a multiple of 4.
+    /// The packet size the engine uses on this link with default options.
     var packetBytes: Int {
-        get async { min(await packet.maximumWriteWithoutResponseLength, DFUOptions().maximumPacketSize) & ~3 }
+        get async {
+            await PacketStreamer.securePacketSize(for: packet, maximum: DFUOptions().maximumPacketSize)
+        }
     }
 
     /// Writes `request` and returns its response (a receipt still in flight is skipped).

@@ -3,7 +3,7 @@ import GATT
 
 /// Writes firmware to the packet characteristic in packets of a fixed size, in batches that end
 /// where the device's next packet receipt is due, and checks each receipt.
-struct PacketStreamer {
+package struct PacketStreamer {
     let characteristic: any GATTCharacteristic
     let packetSize: Int
     let session: UpdateSession
@@ -13,7 +13,9 @@ struct PacketStreamer {
 
     /// The packet size for this link: the link's maximum write-without-response length, capped
     /// by `maximum`, rounded down to a multiple of 4 (Secure DFU; protocol doc §2.1).
-    static func securePacketSize(for characteristic: any GATTCharacteristic, maximum: Int) async -> Int {
+    package static func securePacketSize(for characteristic: any GATTCharacteristic, maximum: Int) async
+        -> Int
+    {
         let linkLimit = await characteristic.maximumWriteWithoutResponseLength
         return max(20, min(linkLimit, maximum) & ~3)
     }
