@@ -86,13 +86,14 @@ let package = Package(
             name: "dfu-sim",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUSimulator", "BlueZ", "GATT", "SimulatorCommandLine",
+                "NordicDFU", "DFUSimulator", "BlueZ", "DBus", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // What the test targets share instead of copies: the fixture locator, a zip writer,
         // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
-        .target(name: "TestSupport", dependencies: ["NordicDFU", "DBus"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["DFUSupport", "NordicDFU", "DBus"], path: "Tests/TestSupport"),
         .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
         .testTarget(
             name: "NordicDFUTests",

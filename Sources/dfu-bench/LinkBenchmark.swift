@@ -87,7 +87,8 @@ struct LinkBenchmark: AsyncParsableCommand {
         if let eraseMs { simulatorArguments += ["--sim-fault", "slow-flash=\(eraseMs)"] }
         let serve = {
             try SimulatorProcess(
-                executable: simulatorExecutable, adapter: peripheralAdapter, arguments: simulatorArguments)
+                executable: SimulatorProcess.executable(dfuSim),
+                arguments: ["--adapter", peripheralAdapter] + simulatorArguments)
         }
 
         let probe = {
@@ -103,7 +104,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         for (size, acquireWrite) in sizes.map({ ($0, true) }) + writeValueSizes.map({ ($0, false) }) {
             let package = try Self.package(size: size, key: key)
             let (run, held) = try await withSimulator(serve) { address in
-                try await update(package, address: address, acquireWrite: acquireWrite)
+                try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
             }
             try Self.check(held, holds: package)
             let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
@@ -152,12 +153,6 @@ struct LinkBenchmark: AsyncParsableCommand {
         }
         try Self.check(held, holds: package)
         return duration
-    }
-
-    private var simulatorExecutable: URL {
-        if let dfuSim { return URL(fileURLWithPath: dfuSim) }
-        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return own.deletingLastPathComponent().appendingPathComponent("dfu-sim")
     }
 
     /// Starts a simulator, runs `body` with its address, then stops it by its pid and has the

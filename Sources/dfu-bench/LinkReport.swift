@@ -55,6 +55,24 @@ struct LinkReport {
         }
     }
 
+    /// An update through `dfu-sim --bluetoothd-stand-in` (`dfu-bench host`): no link to bound it.
+    func hostUpdate(_ run: LinkUpdateRun) {
+        if json {
+            emit([
+                ("benchmark", "\"host_dfu\""), ("image_bytes", "\(run.imageBytes)"),
+                ("transfer_seconds", format(run.transfer.seconds)),
+                ("bytes_per_second", format(run.bytesPerSecond)), ("cpu_seconds", format(run.cpuSeconds)),
+                ("bytes_sent", "\(run.bytesSent)"), ("cpu_seconds_per_mb", format(run.cpuSecondsPerMB)),
+                ("retries", "\(run.retries)"),
+            ])
+        } else {
+            print(
+                "DFU \(run.imageBytes) bytes through the stand-in: \(kB(run.bytesPerSecond)) in "
+                    + "\(format(run.transfer.seconds)) s; CPU \(format(run.cpuSeconds)) s, "
+                    + "\(format(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
+        }
+    }
+
     func plainClient(_ transfer: Duration, imageBytes: Int, updater: Duration) {
         let rate = Double(imageBytes) / transfer.seconds
         if json {

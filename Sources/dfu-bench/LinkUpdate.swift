@@ -31,9 +31,11 @@ extension LinkBenchmark {
             firmware: firmware, version: 1, signedBy: key, name: "bench-\(size).bin")
     }
 
-    /// Updates the device at `address` with default options, through AcquireWrite or through
-    /// pipelined WriteValue (`BlueZCentral.Options.writeValueWindow`).
-    func update(_ package: DFUPackage, address: String, acquireWrite: Bool) async throws -> LinkUpdateRun {
+    /// Updates the device at `address` from `adapter` with default options, through AcquireWrite
+    /// or through pipelined WriteValue (`BlueZCentral.Options.writeValueWindow`).
+    static func update(_ package: DFUPackage, address: String, adapter: String, acquireWrite: Bool)
+        async throws -> LinkUpdateRun
+    {
         var options = BlueZCentral.Options()
         options.acquireWrite = acquireWrite
         let central = try await BlueZCentral(adapter: adapter, options: options)

@@ -2,17 +2,25 @@ import ArgumentParser
 import DFUSupport
 import Foundation
 
-/// A `dfu-sim --json` process serving a simulated device on an adapter, started by the benchmark
+/// A `dfu-sim --json` process serving a simulated device (on an adapter, or behind its
+/// bluetoothd stand-in), started by the benchmark
 /// and stopped by its pid (SIGINT), with its JSON Lines read as they come.
 final class SimulatorProcess: @unchecked Sendable {
     private let process = Process()
     private let output: JSONLinesReader
 
-    /// Starts `EXECUTABLE --adapter ADAPTER --json ARGUMENTS…`.
-    init(executable: URL, adapter: String, arguments: [String]) throws {
+    /// Starts `EXECUTABLE --json ARGUMENTS…`.
+    init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
-        process.arguments = ["--adapter", adapter, "--json"] + arguments
+        process.arguments = ["--json"] + arguments
         output = try JSONLinesReader.launch(process)
+    }
+
+    /// `given`, or the dfu-sim next to this executable.
+    static func executable(_ given: String?) -> URL {
+        if let given { return URL(fileURLWithPath: given) }
+        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return own.deletingLastPathComponent().appendingPathComponent("dfu-sim")
     }
 
     /// The address of the first `advertising` event, once it came (at most `timeout`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DBus
 import DFUSimulator
 import Foundation
 import GATT
@@ -41,6 +42,17 @@ struct DFUSimCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines events (see above).")
     var json = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Stand in for bluetoothd instead of serving on an adapter (no radio needed).",
+            discussion: """
+                Owns org.bluez on the system bus (in practice a private bus named by \
+                DBUS_SYSTEM_BUS_ADDRESS) and shows the device as already known to adapter hci0, \
+                ready to connect to. A model of bluetoothd's D-Bus interface, not of its radio: \
+                for `dfu-bench host`, which measures the updater's own cost of the D-Bus path.
+                """))
+    var bluetoothdStandIn = false
+
     func validate() throws {
         if simulation.simulate == nil {
             throw ValidationError(
@@ -52,6 +64,7 @@ struct DFUSimCommand: AsyncParsableCommand {
         let reporter = SimReporter(json: json)
         let stop = TerminationSignal()
         do {
+            if bluetoothdStandIn { return try await standIn(reporter: reporter, stop: stop) }
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
                 configuration: simulation.configuration(
@@ -74,6 +87,23 @@ struct DFUSimCommand: AsyncParsableCommand {
             throw reporter.fail("operation_failed", error.description, exitCode: 1)
         }
     }
+}
+
+extension DFUSimCommand {
+    /// The device behind a `BluetoothdStandIn`, until SIGINT or SIGTERM.
+    private func standIn(reporter: SimReporter, stop: TerminationSignal) async throws {
+        let device = try RealTimeDevice(
+            configuration: simulation.configuration(address: Self.standInAddress, name: name))
+        let standIn = try await BluetoothdStandIn(
+            connection: try await DBusConnection.connect(to: .system), device: device)
+        let persona = device.persona
+        reporter.advertising(address: persona.address.description, name: persona.name, mode: persona.mode)
+        await stop.wait()
+        standIn.stop()
+        reporter.simulator(device.snapshot)
+    }
+
+    private static let standInAddress = BluetoothAddress("C0:DE:00:00:00:10")!
 }
 
 /// Waits for SIGINT or SIGTERM (which then no longer end the process by themselves).

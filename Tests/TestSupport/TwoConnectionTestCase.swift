@@ -5,7 +5,7 @@ import XCTest
 /// and closed after it: `server` exports what the test calls, `client` calls it. Subclasses
 /// export their objects in `setUp` after calling `super`.
 open class TwoConnectionTestCase: XCTestCase {
-    public var bus: TestBus!
+    package var bus: TestBus!
     public var server: DBusConnection!
     public var client: DBusConnection!
 

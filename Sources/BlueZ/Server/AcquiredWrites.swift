@@ -15,8 +15,8 @@ import Synchronization
 /// Writes reach the handlers in the order they came over the air, socket or call alike:
 /// bluetoothd handles one ATT PDU at a time and sends a datagram before it sends the next call,
 /// so every value delivery first drains the sockets, all under one lock.
-final class AcquiredWrites: Sendable {
-    typealias Handler = @Sendable ([UInt8]) throws -> Void
+package final class AcquiredWrites: Sendable {
+    package typealias Handler = @Sendable ([UInt8]) throws -> Void
 
     private struct Acquired {
         var descriptor: Int32
@@ -28,8 +28,10 @@ final class AcquiredWrites: Sendable {
     private let delivery = Mutex<[Acquired]>([])
     private let stopped = Atomic(false)
 
+    package init() {}
+
     /// Delivers a value that came in a `WriteValue` call, after everything already in the sockets.
-    func deliver(_ value: [UInt8], to handler: Handler) throws {
+    package func deliver(_ value: [UInt8], to handler: Handler) throws {
         try delivery.withLock { sockets in
             Self.drain(sockets)
             try handler(value)
@@ -39,7 +41,7 @@ final class AcquiredWrites: Sendable {
     /// Answers bluetoothd's `AcquireWrite`: a `SOCK_SEQPACKET` pair whose one end goes to
     /// bluetoothd; a thread of its own hands what arrives at the other end to `handler`.
     /// Returns bluetoothd's end and the MTU to report.
-    func acquire(options: [DBusValue], handler: @escaping Handler) throws -> [DBusValue] {
+    package func acquire(options: [DBusValue], handler: @escaping Handler) throws -> [DBusValue] {
         guard !stopped.load(ordering: .acquiring) else { throw Self.failed("the application is stopping") }
         var pair: [Int32] = [-1, -1]
         guard
@@ -64,7 +66,7 @@ final class AcquiredWrites: Sendable {
     }
 
     /// Closes every socket; their threads end.
-    func stop() {
+    package func stop() {
         stopped.store(true, ordering: .releasing)
         delivery.withLock { sockets in
             Self.drain(sockets)

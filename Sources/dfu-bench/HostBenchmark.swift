@@ -1,0 +1,83 @@
+import ArgumentParser
+import Crypto
+import DFUSupport
+import Foundation
+import NordicDFU
+
+/// `dfu-bench host`: the updater's CPU per MB through the D-Bus path on a host without
+/// Bluetooth: a private dbus-daemon, `dfu-sim --bluetoothd-stand-in` as org.bluez, and the
+/// updater (`BlueZCentral`, AcquireWrite and AcquireNotify) in this process (docs/engine.md,
+/// "CPU").
+struct HostBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "The updater's CPU per MB through D-Bus, against dfu-sim standing in for bluetoothd.",
+        discussion: """
+            Starts a private dbus-daemon and, for each size, a new `dfu-sim --simulate secure \
+            --bluetoothd-stand-in` on it (stopped by its pid), then updates that device with \
+            default options from this process, with DBUS_SYSTEM_BUS_ADDRESS naming the private \
+            bus. Prints each update's throughput and this process's user + system CPU seconds \
+            per MB sent: the updater's own cost of the D-Bus path, measured natively, which the \
+            VM (`dfu-bench link`, TCG) cannot. No radio: the stand-in answers at once, so the \
+            throughput says what the updater and the stand-in manage, not what a link allows.
+            """)
+
+    @Option(help: "Image sizes in bytes.")
+    var sizes: [Int] = [1024 * 1024]
+
+    @Option(help: "Updates per size (each against a new dfu-sim).")
+    var repeats = 3
+
+    @Option(help: "The simulated device's page erase time in ms (the nRF52's is 85).")
+    var eraseMs = 0
+
+    @Option(help: "The dfu-sim executable (default: the one next to dfu-bench).")
+    var dfuSim: String?
+
+    @Flag(help: "JSON Lines instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard sizes.allSatisfy({ $0 > 0 }), !sizes.isEmpty, repeats > 0 else {
+            throw ValidationError("--sizes takes positive byte counts, --repeats a positive count")
+        }
+    }
+
+    func run() async throws {
+        let key = P256.Signing.PrivateKey()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-bench-host-\(getpid()).pem")
+        try key.publicKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let bus = try PrivateBus()
+        defer { bus.kill() }
+        // the updater and dfu-sim both take the private bus for the system bus
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.address, 1)
+        let report = LinkReport(json: json)
+        let arguments = [
+            "--bluetoothd-stand-in", "--simulate", "secure", "--sim-public-key", keyFile.path,
+            "--sim-bank-kib", "\(max(900, (sizes.max()! + 1023) / 1024))", "--sim-fault",
+            "slow-flash=\(eraseMs)",
+        ]
+        for size in sizes {
+            let package = try LinkBenchmark.package(size: size, key: key)
+            for _ in 0..<repeats {
+                let simulator = try SimulatorProcess(
+                    executable: SimulatorProcess.executable(dfuSim), arguments: arguments)
+                let run: Result<LinkUpdateRun, any Error>
+                do {
+                    let address = try await simulator.advertisedAddress()
+                    run = .success(
+                        try await LinkBenchmark.update(
+                            package, address: address, adapter: "hci0", acquireWrite: true))
+                } catch {
+                    run = .failure(error)
+                }
+                let held = try await simulator.stop()
+                let measured = try run.get()
+                try LinkBenchmark.check(held, holds: package)
+                report.hostUpdate(measured)
+            }
+        }
+    }
+}
