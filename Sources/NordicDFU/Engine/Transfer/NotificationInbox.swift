@@ -5,23 +5,36 @@ import GATT
 /// engine asks for the next one. Every wait is bounded in real time; when the link drops, waits
 /// fail with the transport's error.
 final class NotificationInbox: Sendable {
-    /// The one caller waiting for a value, and the timer that ends its wait.
+    /// The one caller waiting for a value.
     private struct Waiter {
         var id: Int
         var continuation: CheckedContinuation<[UInt8], any Error>
-        var timer: Task<Void, Never>
+        var deadline: ContinuousClock.Instant
+        var timeout: Duration
+        var what: String
+    }
 
-        func resume(with result: Result<[UInt8], any Error>) {
-            timer.cancel()
-            continuation.resume(with: result)
-        }
+    /// The task that ends a wait once its time is up. One per inbox, asleep until a deadline: a
+    /// wait answered in time leaves it asleep, and when it wakes it sleeps on until the deadline
+    /// of the wait then under way. So a wait costs no task or timer of its own (an update waits
+    /// three times per object); only a wait due before the watchdog wakes starts a new one.
+    private struct Watchdog {
+        var id: Int
+        var task: Task<Void, Never>
+        var wakes: ContinuousClock.Instant
     }
 
     private struct State {
         var buffered: [[UInt8]] = []
         var end: (any Error)?
         var waiter: Waiter?
+        var watchdog: Watchdog?
         var nextID = 0
+
+        mutating func takeID() -> Int {
+            nextID += 1
+            return nextID
+        }
     }
 
     private let state = Locked(State())
@@ -49,22 +62,22 @@ final class NotificationInbox: Sendable {
 
     /// The next value, waiting at most `timeout` (real time) for it.
     func next(timeout: Duration, waitingFor what: String) async throws -> [UInt8] {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
+        let id = state.withLock { $0.takeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let shared = state
                 let immediate: Result<[UInt8], any Error>? = state.withLock { inbox in
                     if !inbox.buffered.isEmpty { return .success(inbox.buffered.removeFirst()) }
                     if let end = inbox.end { return .failure(end) }
-                    let timer = Task {
-                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                        Self.fail(
-                            id, GATTError.timeout(operation: what, seconds: timeout.seconds), state: shared)
+                    let deadline = ContinuousClock.now + timeout
+                    inbox.waiter = Waiter(
+                        id: id, continuation: continuation, deadline: deadline, timeout: timeout, what: what)
+                    if inbox.watchdog.map({ $0.wakes > deadline }) ?? true {
+                        inbox.watchdog?.task.cancel()
+                        let watchdogID = inbox.takeID()
+                        let task = Task { await Self.watch(watchdogID, until: deadline, state: shared) }
+                        inbox.watchdog = Watchdog(id: watchdogID, task: task, wakes: deadline)
                     }
-                    inbox.waiter = Waiter(id: id, continuation: continuation, timer: timer)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }
@@ -75,13 +88,40 @@ final class NotificationInbox: Sendable {
         }
     }
 
+    /// The watchdog `id`: sleeps until `wakes`, then fails the wait under way if its time is up,
+    /// or sleeps on until its deadline; ends when no wait is under way or another watchdog
+    /// took over.
+    private static func watch(_ id: Int, until wakes: ContinuousClock.Instant, state: Locked<State>) async {
+        var wakes = wakes
+        while (try? await Task.sleep(until: wakes)) != nil {
+            let (expired, next) = state.withLock { state -> (Waiter?, ContinuousClock.Instant?) in
+                guard state.watchdog?.id == id else { return (nil, nil) }
+                guard let waiter = state.waiter, waiter.deadline > .now else {
+                    defer {
+                        state.waiter = nil
+                        state.watchdog = nil
+                    }
+                    return (state.waiter, nil)
+                }
+                state.watchdog?.wakes = waiter.deadline
+                return (nil, waiter.deadline)
+            }
+            if let expired {
+                expired.continuation.resume(
+                    throwing: GATTError.timeout(operation: expired.what, seconds: expired.timeout.seconds))
+            }
+            guard let next else { return }
+            wakes = next
+        }
+    }
+
     private static func deliver(_ value: [UInt8], to state: Locked<State>) {
         let waiter = state.withLock { state in
             if state.waiter == nil { state.buffered.append(value) }
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(with: .success(value))
+        waiter?.continuation.resume(returning: value)
     }
 
     private static func fail(_ id: Int, _ error: any Error, state: Locked<State>) {
@@ -90,15 +130,19 @@ final class NotificationInbox: Sendable {
             state.waiter = nil
             return waiter
         }
-        waiter?.resume(with: .failure(error))
+        waiter?.continuation.resume(throwing: error)
     }
 
     private static func finish(_ error: any Error, state: Locked<State>) {
-        let waiter = state.withLock { state in
+        let (waiter, watchdog) = state.withLock { state in
             if state.end == nil { state.end = error }
-            defer { state.waiter = nil }
-            return state.waiter
+            defer {
+                state.waiter = nil
+                state.watchdog = nil
+            }
+            return (state.waiter, state.watchdog)
         }
-        waiter?.resume(with: .failure(error))
+        watchdog?.task.cancel()
+        waiter?.continuation.resume(throwing: error)
     }
 }
