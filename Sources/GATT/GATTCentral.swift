@@ -83,7 +83,9 @@ public protocol GATTCharacteristic: AnyObject, Sendable {
     func write(_ value: [UInt8], timeout: Duration) async throws
 
     /// Write command: returns once the value is queued on the link. Suspends while the link's
-    /// queue is full (flow control), so a sender cannot outrun the radio.
+    /// queue is full (flow control), so a sender cannot outrun the radio, but not for ever: a
+    /// queue that stays full fails with `GATTError.timeout` (callers stream many values and do
+    /// not bound each write themselves).
     func writeWithoutResponse(_ value: [UInt8]) async throws
 
     /// Enables notifications (or indications, whichever the characteristic offers) and returns

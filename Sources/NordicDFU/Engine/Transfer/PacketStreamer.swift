@@ -26,21 +26,18 @@ package struct PacketStreamer {
     /// How many packets `count` bytes take.
     func packets(for count: Int) -> Int { (count + packetSize - 1) / packetSize }
 
-    /// Writes `bytes` as consecutive packets, bounded in real time; firmware bytes count towards
-    /// the result.
+    /// Writes `bytes` as consecutive packets; firmware bytes count towards the result. Each
+    /// write is bounded by the transport (`GATTCharacteristic.writeWithoutResponse`): a task and
+    /// a timer per batch of its own cost more CPU than the packets (docs/engine.md, "CPU").
     func write(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
-        let characteristic = characteristic
-        let packetSize = packetSize
         let counter = firmware ? session.firmwareBytesWritten : nil
         do {
-            try await withRealTimeout(session.options.notificationTimeout, waitingFor: "packet writes") {
-                var start = bytes.startIndex
-                while start < bytes.endIndex {
-                    let end = min(start + packetSize, bytes.endIndex)
-                    try await characteristic.writeWithoutResponse(Array(bytes[start..<end]))
-                    counter?.withLock { $0 += end - start }
-                    start = end
-                }
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = min(start + packetSize, bytes.endIndex)
+                try await characteristic.writeWithoutResponse(Array(bytes[start..<end]))
+                counter?.withLock { $0 += end - start }
+                start = end
             }
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
