@@ -56,6 +56,9 @@ public final class BlueZCentral: GATTCentral {
         discovery = DiscoverySessions(bus: bus, adapter: self.adapter)
     }
 
+    /// The D-Bus connection's thread, where bluetoothd's replies and notifications arrive.
+    public var taskExecutor: (any TaskExecutor)? { bus.connection.taskExecutor }
+
     public func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error>
     {
         AsyncThrowingStream { continuation in

@@ -3,8 +3,8 @@ import Foundation
 import GATT
 import Synchronization
 
-/// Notifications through the socket of `AcquireNotify`: a thread of its own reads one datagram
-/// per notification. Ends with `GATTError.disconnected` when bluetoothd hangs up or the link
+/// Notifications through the socket of `AcquireNotify`, one datagram per notification, read on
+/// the D-Bus connection's thread as they come (`DBusConnection.watchReadable`). Ends with `GATTError.disconnected` when bluetoothd hangs up or the link
 /// drops; ending the iteration closes the socket, which unsubscribes.
 enum NotificationSocketStream {
     /// The stream, or `nil` when bluetoothd refuses `AcquireNotify` (the caller falls back to
@@ -34,26 +34,36 @@ enum NotificationSocketStream {
                 continuation.finish(throwing: GATTError.disconnected(device: device, reason: reason))
                 socket.shutDown()
             }
-            let reader = Thread {
-                while true {
-                    do {
-                        guard let value = try socket.receive(maximumLength: max(mtu, 517)) else { break }
-                        continuation.yield(value)
-                    } catch {
-                        continuation.finish(
-                            throwing: GATTError.operationFailed(
-                                operation: "receiving notifications from \(characteristic.uuid) on \(device)",
-                                reason: "\(error)"))
-                        return
+            // read where the update runs (the connection's thread): no thread of its own to wake
+            let watch = context.bus.connection.watchReadable(socket.fileDescriptor) { hungUp in
+                var ended = hungUp
+                do {
+                    reading: while true {
+                        switch try socket.receiveNow(maximumLength: max(mtu, 517)) {
+                        case .value(let value): continuation.yield(value)
+                        case .nothingYet: break reading
+                        case .ended:
+                            ended = true
+                            break reading
+                        }
                     }
+                } catch {
+                    continuation.finish(
+                        throwing: GATTError.operationFailed(
+                            operation: "receiving notifications from \(characteristic.uuid) on \(device)",
+                            reason: "\(error)"))
+                    return false
                 }
+                guard ended else { return true }
                 // end of stream: the consumer left, or bluetoothd hung up (the link dropped)
-                if consumerLeft.isSet { return }
-                link.markDown("bluetoothd closed the notification socket")
-                continuation.finish(
-                    throwing: GATTError.disconnected(device: device, reason: link.downReason ?? "hung up"))
+                if !consumerLeft.isSet {
+                    link.markDown("bluetoothd closed the notification socket")
+                    continuation.finish(
+                        throwing: GATTError.disconnected(device: device, reason: link.downReason ?? "hung up")
+                    )
+                }
+                return false
             }
-            reader.name = "notifications \(characteristic.uuid)"
             continuation.onTermination = { termination in
                 link.removeObserver(token)
                 if case .cancelled = termination {
@@ -61,8 +71,8 @@ enum NotificationSocketStream {
                     consumerLeft.set()
                     socket.shutDown()
                 }
+                watch.cancel()
             }
-            reader.start()
         }
     }
 

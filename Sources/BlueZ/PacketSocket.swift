@@ -39,7 +39,7 @@ final class PacketSocket: Sendable {
         if fd >= 0 { _ = Glibc.close(fd) }
     }
 
-    /// Wakes a blocked `receive` on another thread, which then reports end of stream.
+    /// Ends the socket both ways: its poller sees a hang-up.
     func shutDown() {
         let fd = fileDescriptor
         if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
@@ -65,40 +65,42 @@ final class PacketSocket: Sendable {
         }
     }
 
-    /// Blocks until a datagram arrives and returns it; `nil` at end of stream (hang-up or
-    /// `shutDown`). Meant for a dedicated thread.
-    func receive(maximumLength: Int) throws(Failure) -> [UInt8]? {
+    /// What one read of the socket found.
+    enum Received {
+        case value([UInt8])
+        /// Nothing waiting now; poll for more.
+        case nothingYet
+        /// Hang-up or `shutDown`.
+        case ended
+    }
+
+    /// Reads the next datagram if one is waiting, without blocking.
+    func receiveNow(maximumLength: Int) throws(Failure) -> Received {
         let fd = fileDescriptor
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .ended }
         var buffer = [UInt8](repeating: 0, count: maximumLength)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return Array(buffer[0..<count]) }
-            if count == 0 { return nil }
+            let count = buffer.withUnsafeMutableBytes {
+                Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            if count > 0 { return .value(Array(buffer[0..<count])) }
+            if count == 0 { return .ended }
             switch errno {
             case EINTR: continue
-            case EAGAIN:
-                do {
-                    try waitFor(Int16(POLLIN), fd: fd, until: nil)
-                } catch .hungUp {
-                    return nil
-                }
-            case EPIPE, ECONNRESET, ENOTCONN, EBADF: return nil
+            case EAGAIN: return .nothingYet
+            case EPIPE, ECONNRESET, ENOTCONN, EBADF: return .ended
             case let code: throw .failed(errno: code)
             }
         }
     }
 
-    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant?) throws(Failure)
+    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant) throws(Failure)
     {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         while true {
-            var milliseconds: Int32 = -1
-            if let deadline {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { throw .timedOut }
-                milliseconds = Int32(min(left.milliseconds, 1000))
-            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw .timedOut }
+            let milliseconds = Int32(min(left.milliseconds, 1000))
             let ready = poll(&entry, 1, milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -13,6 +13,15 @@ public protocol GATTCentral: Sendable {
     /// Connects and resolves services. A name is looked up by scanning first.
     /// Throws `GATTError.connectionFailed` or `.timeout`.
     func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral
+
+    /// The thread this transport reads on, as an executor, if it has one: a task that prefers
+    /// it takes each answer and notification where it was read, without a hand-over between
+    /// threads. `nil`: the global executor.
+    var taskExecutor: (any TaskExecutor)? { get }
+}
+
+extension GATTCentral {
+    public var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// A connected device.

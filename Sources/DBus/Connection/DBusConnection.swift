@@ -33,6 +33,11 @@ public final class DBusConnection: Sendable {
     public let canPassFileDescriptors: Bool
 
     let loop: EventLoop
+
+    /// The connection's own thread, as an executor for tasks: a task that prefers it (e.g.
+    /// `Task(executorPreference: connection.taskExecutor)`) takes replies and signals on the
+    /// thread that read them. Its work must not block for long: the connection waits meanwhile.
+    public var taskExecutor: any TaskExecutor { loop }
     let router: SignalRouter
     let objects: ObjectRegistry
     let pendingCalls: PendingCallTable

@@ -32,6 +32,8 @@ extension EventLoop {
         }
         let wakeup: DBusWakeupMainFunction = { data in
             let loop = EventLoop.from(data)
+            // on the loop thread itself the loop looks again before it polls
+            guard !loop.isLoopThread else { return }
             loop.jobs.withLock { jobs in
                 if !jobs.pipeClosed { loop.wake() }
             }
@@ -77,9 +79,15 @@ extension EventLoop {
             if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= POLLOUT }
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(events), revents: 0))
         }
+        let others = Array(watchedDescriptors)
+        for (_, other) in others {
+            descriptors.append(pollfd(fd: other.fd, events: Int16(POLLIN), revents: 0))
+        }
         let nextDeadline = timeouts.values.min()
         var wait: Int32 = -1
-        if let nextDeadline {
+        if hasJobs {
+            wait = 0
+        } else if let nextDeadline {
             let now = Self.now()
             wait = nextDeadline <= now ? 0 : Int32(clamping: (nextDeadline - now + 999_999) / 1_000_000)
         }
@@ -102,7 +110,20 @@ extension EventLoop {
                 dbus_watch_handle(watch, flags)
             }
         }
+        if ready > 0 { handOver(others, revents: descriptors.suffix(others.count).map(\.revents)) }
         fireExpiredTimeouts()
+    }
+
+    /// Calls the handlers of the watched descriptors that polled ready; a hang-up ends the watch.
+    private func handOver(
+        _ watched: [(key: Int, value: (fd: Int32, readable: DescriptorWatch.Handler))], revents: [Int16]
+    ) {
+        for ((id, watch), events) in zip(watched, revents) where events != 0 {
+            // a handler earlier in this round may have cancelled it
+            guard watchedDescriptors[id] != nil else { continue }
+            let hungUp = events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+            if !watch.readable(hungUp) || hungUp { watchedDescriptors[id] = nil }
+        }
     }
 
     private func fireExpiredTimeouts() {

@@ -32,6 +32,12 @@ final class EventLoop: @unchecked Sendable {
     /// (monotonic ns). Touched only by libdbus callbacks and the loop, both on the loop thread.
     var watches: Set<OpaquePointer> = []
     var timeouts: [OpaquePointer: UInt64] = [:]
+    /// Descriptors polled for others (`DescriptorWatch`), by watch id; touched only on the loop
+    /// thread.
+    var watchedDescriptors: [Int: (fd: Int32, readable: DescriptorWatch.Handler)] = [:]
+    let nextDescriptorID = Atomic(0)
+    /// The loop thread (`pthread_self`), once it runs: a job it queues itself needs no wake-up.
+    private let loopThread = Atomic<UInt>(0)
 
     /// A loop that is not running yet; see ``start(open:setup:stopped:)``.
     init() throws(DBusError) {
@@ -80,6 +86,7 @@ final class EventLoop: @unchecked Sendable {
                     continuation.resume(returning: .failure(error))
                     return
                 }
+                loop.loopThread.store(UInt(pthread_self()), ordering: .releasing)
                 loop.install(on: connection)
                 setup(connection)
                 continuation.resume(returning: .success(()))
@@ -132,7 +139,8 @@ final class EventLoop: @unchecked Sendable {
         let accepted = jobs.withLock { jobs in
             if jobs.closed { return false }
             jobs.queue.append(job)
-            if jobs.queue.count == 1 {
+            // the loop thread runs what it queued itself before it polls again
+            if jobs.queue.count == 1 && !isLoopThread {
                 wake()
             }
             return true
@@ -141,6 +149,11 @@ final class EventLoop: @unchecked Sendable {
             job(nil)
         }
     }
+
+    var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Whether jobs wait to run: the loop then polls without blocking.
+    var hasJobs: Bool { jobs.withLock { !$0.queue.isEmpty } }
 
     /// Call with the jobs lock held and the pipe open.
     func wake() {
@@ -184,6 +197,10 @@ final class EventLoop: @unchecked Sendable {
         for job in leftover {
             job(nil)
         }
+        // nothing polls the watched descriptors any more: their watches end as in a hang-up
+        let watched = watchedDescriptors.values
+        watchedDescriptors = [:]
+        for watch in watched { _ = watch.readable(true) }
         dbus_connection_close(connection)
         // Dropping the last reference frees the watches and timeouts and calls the free
         // functions, which release this loop's self-references.

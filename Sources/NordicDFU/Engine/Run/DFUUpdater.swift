@@ -51,7 +51,10 @@ public struct DFUUpdater: Sendable {
             central: central, device: device, options: options, controller: controller, events: continuation,
             observer: observer, logger: logger)
         let package = package
-        let task = Task { await UpdateRun(session: session, package: package).run() }
+        // on the transport's thread where it has one: each answer is taken where it was read
+        let task = Task(executorPreference: central.taskExecutor) {
+            await UpdateRun(session: session, package: package).run()
+        }
         controller.attach(task)
         return (controller, events)
     }

@@ -33,7 +33,8 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
         do {
             let stream = try await characteristic.subscribe(timeout: session.options.notificationTimeout)
             return ControlPointChannel(
-                characteristic: characteristic, inbox: NotificationInbox(stream, device: device),
+                characteristic: characteristic,
+                inbox: NotificationInbox(stream, device: device, executor: session.central.taskExecutor),
                 session: session)
         } catch {
             throw session.mapped(error, during: .enablingControlPointFailed)
@@ -54,18 +55,20 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
 
     /// Waits for the response to the request with `opCode`. Receipts for packets written before
     /// it come first and are taken (they are stale by now); anything else is out of step.
-    func response(to opCode: UInt8, timeout: Duration, describing request: String) async throws
+    func response(
+        to opCode: UInt8, timeout: Duration, describing request: @escaping @autoclosure @Sendable () -> String
+    ) async throws
         -> Notification
     {
         while true {
-            let notification = try await next(timeout: timeout, waitingFor: "the response to \(request)")
+            let notification = try await next(timeout: timeout, waitingFor: "the response to \(request())")
             if notification.hasReceiptForm, notification.requestOpCode != opCode || ledger.due > 0 {
                 ledger.take()
                 continue
             }
             if notification.requestOpCode == opCode { return notification }
             throw session.failure(
-                .unsupportedResponse, "expected the response to \(request), got \(notification)")
+                .unsupportedResponse, "expected the response to \(request()), got \(notification)")
         }
     }
 
@@ -85,10 +88,12 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
         }
     }
 
-    private func next(timeout: Duration, waitingFor what: String) async throws -> Notification {
+    private func next(timeout: Duration, waitingFor what: @escaping @autoclosure @Sendable () -> String)
+        async throws -> Notification
+    {
         let bytes: [UInt8]
         do {
-            bytes = try await inbox.next(timeout: timeout, waitingFor: what)
+            bytes = try await inbox.next(timeout: timeout, waitingFor: what())
         } catch {
             throw session.mapped(error, during: .receivingNotificationFailed)
         }

@@ -11,7 +11,8 @@ final class NotificationInbox: Sendable {
         var continuation: CheckedContinuation<[UInt8], any Error>
         var deadline: ContinuousClock.Instant
         var timeout: Duration
-        var what: String
+        /// What the wait is for, said only when it times out.
+        var what: @Sendable () -> String
     }
 
     /// The task that ends a wait once its time is up. One per inbox, asleep until a deadline: a
@@ -40,9 +41,12 @@ final class NotificationInbox: Sendable {
     private let state = Locked(State())
     private let pump = Locked<Task<Void, Never>?>(nil)
 
-    /// Starts queueing what `stream` delivers.
-    init(_ stream: AsyncThrowingStream<[UInt8], any Error>, device: String) {
-        let task = Task { [state] in
+    /// Starts queueing what `stream` delivers, on `executor` (the transport's thread, where the
+    /// update runs) when given.
+    init(
+        _ stream: AsyncThrowingStream<[UInt8], any Error>, device: String, executor: (any TaskExecutor)? = nil
+    ) {
+        let task = Task(executorPreference: executor) { [state] in
             var end: any Error = GATTError.disconnected(device: device, reason: "notifications ended")
             do {
                 for try await value in stream { Self.deliver(value, to: state) }
@@ -61,7 +65,9 @@ final class NotificationInbox: Sendable {
     }
 
     /// The next value, waiting at most `timeout` (real time) for it.
-    func next(timeout: Duration, waitingFor what: String) async throws -> [UInt8] {
+    func next(timeout: Duration, waitingFor what: @escaping @autoclosure @Sendable () -> String) async throws
+        -> [UInt8]
+    {
         let id = state.withLock { $0.takeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -108,7 +114,7 @@ final class NotificationInbox: Sendable {
             }
             if let expired {
                 expired.continuation.resume(
-                    throwing: GATTError.timeout(operation: expired.what, seconds: expired.timeout.seconds))
+                    throwing: GATTError.timeout(operation: expired.what(), seconds: expired.timeout.seconds))
             }
             guard let next else { return }
             wakes = next
