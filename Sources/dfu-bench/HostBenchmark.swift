@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import DFUSupport
 import Foundation
 import NordicDFU
@@ -44,18 +43,16 @@ struct HostBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let key = P256.Signing.PrivateKey()
-        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "dfu-bench-host-\(getpid()).pem")
-        try key.publicKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let signing = try BenchSigningKey(benchmark: "host")
+        defer { signing.remove() }
+        let key = signing.key
         let bus = try PrivateBus()
         defer { bus.kill() }
         // the updater and dfu-sim both take the private bus for the system bus
         setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.address, 1)
         let report = LinkReport(json: json)
         let arguments = [
-            "--bluetoothd-stand-in", "--simulate", "secure", "--sim-public-key", keyFile.path,
+            "--bluetoothd-stand-in", "--simulate", "secure", "--sim-public-key", signing.publicKeyFile.path,
             "--sim-bank-kib", "\(max(900, (sizes.max()! + 1023) / 1024))", "--sim-fault",
             "slow-flash=\(eraseMs)",
         ]

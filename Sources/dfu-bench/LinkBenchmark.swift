@@ -73,15 +73,13 @@ struct LinkBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let key = P256.Signing.PrivateKey()
-        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "dfu-bench-link-\(getpid()).pem")
-        try key.publicKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let signing = try BenchSigningKey(benchmark: "link")
+        defer { signing.remove() }
+        let key = signing.key
         let report = LinkReport(json: json)
         let bankKiB = ((sizes + writeValueSizes).max()! + 1023) / 1024
         var simulatorArguments = [
-            "--simulate", "secure", "--sim-public-key", keyFile.path, "--sim-bank-kib",
+            "--simulate", "secure", "--sim-public-key", signing.publicKeyFile.path, "--sim-bank-kib",
             "\(max(900, bankKiB))",
         ]
         if let eraseMs { simulatorArguments += ["--sim-fault", "slow-flash=\(eraseMs)"] }
