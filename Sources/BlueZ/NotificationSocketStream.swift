@@ -4,8 +4,9 @@ import GATT
 import Synchronization
 
 /// Notifications through the socket of `AcquireNotify`, one datagram per notification, read on
-/// the D-Bus connection's thread as they come (`DBusConnection.watchReadable`). Ends with `GATTError.disconnected` when bluetoothd hangs up or the link
-/// drops; ending the iteration closes the socket, which unsubscribes.
+/// the D-Bus connection's thread as they come (`DBusConnection.watchReadable`). Ends with
+/// `GATTError.disconnected` when bluetoothd hangs up or the link drops; ending the iteration
+/// closes the socket, which unsubscribes.
 enum NotificationSocketStream {
     /// The stream, or `nil` when bluetoothd refuses `AcquireNotify` (the caller falls back to
     /// `StartNotify`).

@@ -16,9 +16,6 @@ import GATT
 final class BluetoothdStandIn: Sendable {
     static let adapterPath = "/org/bluez/hci0"
     static let adapterAddress = "00:00:00:00:00:01"
-    static let serviceInterface = "org.bluez.GattService1"
-    static let characteristicInterface = "org.bluez.GattCharacteristic1"
-    static let deviceInterface = "org.bluez.Device1"
 
     private struct State {
         var connected = false
@@ -58,7 +55,7 @@ final class BluetoothdStandIn: Sendable {
         try connection.addObjectManager(at: "/")
         try connection.exportObject(at: Self.adapterPath, interfaces: [adapterInterface()])
         try connection.exportObject(at: devicePath, interfaces: [deviceInterface()])
-        try await connection.requestName("org.bluez")
+        try await connection.requestName(BlueZ.service)
         let runner = Task { [self] in
             for await action in actions.stream { await carryOut(action) }
         }
@@ -76,7 +73,7 @@ final class BluetoothdStandIn: Sendable {
 
     private func adapterInterface() -> DBusInterface {
         DBusInterface(
-            "org.bluez.Adapter1",
+            BlueZ.adapterInterface,
             // discovery does nothing: the device is known from the start
             methods: [
                 ("StartDiscovery", ""), ("StopDiscovery", ""), ("SetDiscoveryFilter", "a{sv}"),
@@ -91,7 +88,7 @@ final class BluetoothdStandIn: Sendable {
     private func deviceInterface() -> DBusInterface {
         let persona = device.persona
         return DBusInterface(
-            Self.deviceInterface,
+            BlueZ.deviceInterface,
             methods: [
                 DBusMethod("Connect") { [self] _ in try connect() },
                 DBusMethod("Disconnect") { [self] _ in
@@ -113,14 +110,14 @@ final class BluetoothdStandIn: Sendable {
     private func connect() throws -> [DBusValue] {
         guard !state.withLock({ $0.connected }) else { return [] }
         guard device.connectionAttempt() else {
-            throw DBusError.error(name: "org.bluez.Error.Failed", message: "le-connection-abort-by-local")
+            throw DBusError.error(name: BlueZ.failedError, message: BlueZ.localConnectAbort)
         }
         try exportTable(device.persona)
         state.withLock { $0.connected = true }
         try connection.setProperty(
-            "Connected", interface: Self.deviceInterface, path: devicePath, to: .boolean(true))
+            "Connected", interface: BlueZ.deviceInterface, path: devicePath, to: .boolean(true))
         try connection.setProperty(
-            "ServicesResolved", interface: Self.deviceInterface, path: devicePath, to: .boolean(true))
+            "ServicesResolved", interface: BlueZ.deviceInterface, path: devicePath, to: .boolean(true))
         return []
     }
 
@@ -141,9 +138,9 @@ final class BluetoothdStandIn: Sendable {
         guard let ended else { return }
         for socket in ended.notifySockets.values { close(socket) }
         try? connection.setProperty(
-            "ServicesResolved", interface: Self.deviceInterface, path: devicePath, to: .boolean(false))
+            "ServicesResolved", interface: BlueZ.deviceInterface, path: devicePath, to: .boolean(false))
         try? connection.setProperty(
-            "Connected", interface: Self.deviceInterface, path: devicePath, to: .boolean(false))
+            "Connected", interface: BlueZ.deviceInterface, path: devicePath, to: .boolean(false))
         for path in ended.exported.reversed() { try? connection.removeObject(at: path) }
         device.linkDropped()
     }
@@ -160,7 +157,7 @@ final class BluetoothdStandIn: Sendable {
                 at: servicePath,
                 interfaces: [
                     DBusInterface(
-                        Self.serviceInterface,
+                        BlueZ.serviceInterface,
                         properties: [
                             DBusProperty("UUID", value: .string(service.uuid.description)),
                             DBusProperty("Primary", value: .boolean(true)),
@@ -189,7 +186,7 @@ final class BluetoothdStandIn: Sendable {
     ) -> DBusInterface {
         let uuid = characteristic.uuid
         return DBusInterface(
-            Self.characteristicInterface,
+            BlueZ.characteristicInterface,
             methods: [
                 .immediate("WriteValue", in: "aya{sv}") { [self] call in
                     try writes.deliver(call.arguments.first?.bytes ?? []) { received(uuid, $0) }
@@ -229,8 +226,10 @@ final class BluetoothdStandIn: Sendable {
         var pair: [Int32] = [-1, -1]
         guard
             socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
-        else { throw DBusError.error(name: "org.bluez.Error.Failed", message: "socketpair: errno \(errno)") }
-        state.withLock { $0.notifySockets[uuid] = pair[0] }
+        else { throw DBusError.error(name: BlueZ.failedError, message: "socketpair: errno \(errno)") }
+        // a second AcquireNotify replaces the first socket, which hangs up
+        let replaced = state.withLock { $0.notifySockets.updateValue(pair[0], forKey: uuid) }
+        if let replaced { close(replaced) }
         return [.unixFD(DBusUnixFD(owning: pair[1])), .uint16(UInt16(Self.mtu))]
     }
 
@@ -279,7 +278,7 @@ final class BluetoothdStandIn: Sendable {
             _ = value.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         } else if let path {
             try? connection.setProperty(
-                "Value", interface: Self.characteristicInterface, path: path, to: .bytes(value))
+                "Value", interface: BlueZ.characteristicInterface, path: path, to: .bytes(value))
         }
     }
 }

@@ -13,7 +13,10 @@ public struct DescriptorWatch: Sendable {
     /// Stops watching (on the connection's thread, soon after). The handler is not called again
     /// once the loop has taken this in.
     public func cancel() {
-        loop.enqueue { [loop, id] _ in loop.watchedDescriptors[id] = nil }
+        // (once the loop has stopped, its descriptors are gone already)
+        loop.enqueue { [loop, id] connection in
+            if connection != nil { loop.watchedDescriptors[id] = nil }
+        }
     }
 }
 
