@@ -30,6 +30,8 @@ let package = Package(
 
         // CRC-32 by carry-less multiplication (x86-64 PCLMULQDQ), behind NordicDFU's CRC32.
         .target(name: "CCRC32Folding"),
+        // Several datagrams in one system call (sendmmsg), behind BlueZ's packet sockets.
+        .target(name: "CDatagrams"),
 
         // Small concurrency and formatting helpers the modules share (package access only).
         .target(name: "DFUSupport"),
@@ -38,7 +40,7 @@ let package = Package(
         // The vocabulary of a GATT central. Knows nothing of D-Bus or Nordic.
         .target(name: "GATT", dependencies: ["DFUSupport"]),
         // GATT implemented on org.bluez.
-        .target(name: "BlueZ", dependencies: ["DFUSupport", "DBus", "GATT"]),
+        .target(name: "BlueZ", dependencies: ["CDatagrams", "DFUSupport", "DBus", "GATT"]),
         // The library users import: packages, wire protocols, the update engine.
         .target(
             name: "NordicDFU",

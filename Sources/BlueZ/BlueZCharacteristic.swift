@@ -73,7 +73,13 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public func writeWithoutResponse(_ value: [UInt8]) async throws {
         try checkLink()
-        try await commands.write(value)
+        try await commands.write(value[...], inPacketsOf: max(1, value.count))
+    }
+
+    /// Through `AcquireWrite`'s socket, several packets go to bluetoothd in one system call.
+    public func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
+        try checkLink()
+        try await commands.write(bytes, inPacketsOf: packetSize)
     }
 
     public func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {

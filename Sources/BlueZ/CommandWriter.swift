@@ -32,18 +32,19 @@ actor CommandWriter {
         return nil
     }
 
-    func write(_ value: [UInt8]) async throws {
+    /// Writes `bytes` as commands of `packetSize` bytes (the last may be shorter), in order.
+    func write(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
         if case .undecided = route { route = await acquire() }
         switch route {
         case .socket(let socket):
-            guard value.count <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
+            let longest = min(packetSize, bytes.count)
+            guard longest <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
                 throw GATTError.operationFailed(
-                    operation:
-                        "writing \(value.count) bytes without response to \(uuid) on \(context.device)",
+                    operation: "writing \(longest) bytes without response to \(uuid) on \(context.device)",
                     reason: "longer than the link allows (MTU \(socket.mtu))")
             }
             do {
-                try socket.send(value, timeout: Self.sendTimeout)
+                try socket.send(bytes, inDatagramsOf: packetSize, timeout: Self.sendTimeout)
             } catch .hungUp {
                 context.link.markDown("bluetoothd closed the write socket")
                 throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
@@ -57,9 +58,15 @@ actor CommandWriter {
                 )
             }
         case .methodCalls, .undecided:
-            try await context.pendingCommands.write(
-                value, path: path, operation: "writing without response to \(uuid) on \(context.device)",
-                timeout: Self.sendTimeout)
+            // an empty value is one empty write
+            for start in stride(
+                from: bytes.startIndex, to: max(bytes.endIndex, bytes.startIndex + 1), by: packetSize)
+            {
+                try await context.pendingCommands.write(
+                    Array(bytes[start..<min(start + packetSize, bytes.endIndex)]), path: path,
+                    operation: "writing without response to \(uuid) on \(context.device)",
+                    timeout: Self.sendTimeout)
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import CDatagrams
 import GATT
 import Synchronization
 
@@ -47,18 +48,43 @@ final class PacketSocket: Sendable {
 
     /// Sends one datagram, waiting up to `timeout` for room in the socket buffer.
     func send(_ bytes: [UInt8], timeout: Duration) throws(Failure) {
+        try send(bytes[...], inDatagramsOf: max(1, bytes.count), timeout: timeout)
+    }
+
+    /// Sends `bytes` as consecutive datagrams of `size` bytes (the last may be shorter), several
+    /// per system call, waiting up to `timeout` at a time for room in the socket buffer.
+    func send(_ bytes: ArraySlice<UInt8>, inDatagramsOf size: Int, timeout: Duration) throws(Failure) {
         let fd = fileDescriptor
         guard fd >= 0 else { throw .hungUp }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let sent = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        let outcome: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
+            // an empty value is one empty datagram
+            let starts = buffer.isEmpty ? [0] : Array(stride(from: 0, to: buffer.count, by: size))
+            let datagrams = starts.map { start in
+                iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
+                    iov_len: min(size, buffer.count - start))
             }
-            if sent >= 0 { return }
+            return Result { () throws(Failure) in try Self.send(datagrams, on: fd, timeout: timeout) }
+        }
+        try outcome.get()
+    }
+
+    private static func send(_ datagrams: [iovec], on fd: Int32, timeout: Duration) throws(Failure) {
+        var next = 0
+        while next < datagrams.count {
+            let sent = datagrams.withUnsafeBufferPointer {
+                dfu_send_datagrams(
+                    fd, $0.baseAddress! + next, UInt32(datagrams.count - next),
+                    Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent > 0 {
+                next += Int(sent)
+                continue
+            }
             switch errno {
             case EINTR: continue
             case EAGAIN:
-                try waitFor(Int16(POLLOUT), fd: fd, until: deadline)
+                try waitFor(Int16(POLLOUT), fd: fd, until: ContinuousClock.now + timeout)
             case EPIPE, ECONNRESET, ENOTCONN, EBADF: throw .hungUp
             case let code: throw .failed(errno: code)
             }
@@ -94,7 +120,8 @@ final class PacketSocket: Sendable {
         }
     }
 
-    private func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant) throws(Failure)
+    private static func waitFor(_ events: Int16, fd: Int32, until deadline: ContinuousClock.Instant)
+        throws(Failure)
     {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         while true {

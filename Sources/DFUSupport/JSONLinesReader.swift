@@ -24,11 +24,14 @@ package final class JSONLinesReader: @unchecked Sendable {
                     }
                 }
             }
+            // the Process and this thread keep the pipe: its end goes now, not with them
+            try? handle.close()
         }
         reader.start()
         let errorText = errorText
         Thread {
             let data = error.fileHandleForReading.readDataToEndOfFile()
+            try? error.fileHandleForReading.close()
             errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
         }.start()
     }

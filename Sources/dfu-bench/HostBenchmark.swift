@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import DFUSupport
 import Foundation
 import NordicDFU
@@ -33,6 +34,12 @@ struct HostBenchmark: AsyncParsableCommand {
     @Option(help: "The dfu-sim executable (default: the one next to dfu-bench).")
     var dfuSim: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Also send each image with the plain client (its CPU per MB is the reference for the updater's).")
+    var plainClient = true
+
     @Flag(help: "JSON Lines instead of text.")
     var json = false
 
@@ -59,22 +66,59 @@ struct HostBenchmark: AsyncParsableCommand {
         for size in sizes {
             let package = try LinkBenchmark.package(size: size, key: key)
             for _ in 0..<repeats {
-                let simulator = try SimulatorProcess(
-                    executable: SimulatorProcess.executable(dfuSim), arguments: arguments)
-                let run: Result<LinkUpdateRun, any Error>
-                do {
-                    let address = try await simulator.advertisedAddress()
-                    run = .success(
-                        try await LinkBenchmark.update(
-                            package, address: address, adapter: "hci0", acquireWrite: true))
-                } catch {
-                    run = .failure(error)
+                let updater = try await withStandIn(arguments, holding: package) { address in
+                    try await LinkBenchmark.update(
+                        package, address: address, adapter: "hci0", acquireWrite: true)
                 }
-                let held = try await simulator.stop()
-                let measured = try run.get()
-                try LinkBenchmark.check(held, holds: package)
-                report.hostUpdate(measured)
+                report.hostUpdate(updater)
+                guard plainClient else { continue }
+                let plain = try await withStandIn(arguments, holding: package) { address in
+                    try await Self.plainUpdate(package, address: address)
+                }
+                report.hostPlainClient(plain, updater: updater)
             }
         }
     }
+
+    /// Runs `body` against a new stand-in, stops it by its pid and checks it holds `package`.
+    private func withStandIn<T>(
+        _ arguments: [String], holding package: DFUPackage, _ body: (String) async throws -> T
+    ) async throws -> T {
+        let simulator = try SimulatorProcess(
+            executable: SimulatorProcess.executable(dfuSim), arguments: arguments)
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body(try await simulator.advertisedAddress()))
+        } catch {
+            outcome = .failure(error)
+        }
+        let held = try await simulator.stop()
+        let value = try outcome.get()
+        try LinkBenchmark.check(held, holds: package)
+        return value
+    }
+
+    /// `package` sent by `PlainSecureClient`, with the CPU this process spent on it.
+    private static func plainUpdate(_ package: DFUPackage, address: String) async throws -> PlainClientRun {
+        let image = package.images[0]
+        let cpuBefore = LinkBenchmark.processCPUSeconds()
+        let transfer = try await SecureDFULink.withLink(
+            central: try await BlueZCentral(adapter: "hci0"), address: address
+        ) {
+            try await PlainSecureClient(link: $0).update(
+                initPacket: image.initPacket ?? [], firmware: image.firmware)
+        }
+        return PlainClientRun(
+            transfer: transfer, bytesSent: image.firmware.count + (image.initPacket?.count ?? 0),
+            cpuSeconds: LinkBenchmark.processCPUSeconds() - cpuBefore)
+    }
+}
+
+/// One update by `PlainSecureClient` through the stand-in.
+struct PlainClientRun {
+    var transfer: Duration
+    var bytesSent: Int
+    var cpuSeconds: Double
+
+    var cpuSecondsPerMB: Double { cpuSeconds / (Double(bytesSent) / 1_000_000) }
 }

@@ -73,6 +73,26 @@ struct LinkReport {
         }
     }
 
+    /// The plain client through the stand-in, after `updater` sent the same image.
+    func hostPlainClient(_ plain: PlainClientRun, updater: LinkUpdateRun) {
+        let rate = Double(updater.imageBytes) / plain.transfer.seconds
+        let cpuRatio = updater.cpuSecondsPerMB / plain.cpuSecondsPerMB
+        if json {
+            emit([
+                ("benchmark", "\"host_plain_client\""), ("image_bytes", "\(updater.imageBytes)"),
+                ("transfer_seconds", format(plain.transfer.seconds)), ("bytes_per_second", format(rate)),
+                ("cpu_seconds", format(plain.cpuSeconds)),
+                ("cpu_seconds_per_mb", format(plain.cpuSecondsPerMB)),
+                ("updater_cpu_over_plain_client", format(cpuRatio)),
+            ])
+        } else {
+            print(
+                "plain client \(updater.imageBytes) bytes through the stand-in: \(kB(rate)); CPU "
+                    + "\(format(plain.cpuSeconds)) s, \(format(plain.cpuSecondsPerMB)) s/MB; updater's CPU "
+                    + "over the plain client's \(format(cpuRatio))")
+        }
+    }
+
     func plainClient(_ transfer: Duration, imageBytes: Int, updater: Duration) {
         let rate = Double(imageBytes) / transfer.seconds
         if json {

@@ -163,13 +163,23 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: Loop thread
 
+    /// How many rounds of jobs and dispatch run back to back before the loop polls its
+    /// descriptors again.
+    private static let roundsBeforePolling = 16
+
     private func run() {
         guard let connection else { return }
         while true {
-            runJobs(connection)
-            while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
-                dbus_connection_dispatch(connection)
-            }
+            // Jobs and dispatched messages queue more jobs (a resumed task hops back here); run
+            // those too before polling, a bounded number of rounds so that I/O is not starved.
+            var rounds = 0
+            repeat {
+                runJobs(connection)
+                while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
+                    dbus_connection_dispatch(connection)
+                }
+                rounds += 1
+            } while rounds < Self.roundsBeforePolling && hasJobs
             if dbus_connection_get_is_connected(connection) == 0 {
                 break
             }

@@ -32,7 +32,9 @@ public struct DFUResult: Sendable {
     }
 
     public var outcome: Outcome
-    /// Firmware bytes written to the device in total (resent bytes included).
+    /// Firmware bytes written to the device in total (resent bytes included). Packets go to the
+    /// link a batch at a time (up to the next packet receipt); a batch the link dropped during
+    /// is not counted.
     public var bytesSent: Int
     /// From the start to the end of the update, on the link's time.
     public var duration: Duration

@@ -26,22 +26,17 @@ package struct PacketStreamer {
     /// How many packets `count` bytes take.
     func packets(for count: Int) -> Int { (count + packetSize - 1) / packetSize }
 
-    /// Writes `bytes` as consecutive packets; firmware bytes count towards the result. Each
-    /// write is bounded by the transport (`GATTCharacteristic.writeWithoutResponse`): a task and
-    /// a timer per batch of its own cost more CPU than the packets (docs/engine.md, "CPU").
+    /// Writes `bytes` as consecutive packets, handed to the transport together; firmware bytes
+    /// count towards the result. The writes are bounded by the transport
+    /// (`GATTCharacteristic.writeWithoutResponse`): a task and a timer per batch of its own cost
+    /// more CPU than the packets (docs/engine.md, "CPU").
     func write(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
-        let counter = firmware ? session.firmwareBytesWritten : nil
         do {
-            var start = bytes.startIndex
-            while start < bytes.endIndex {
-                let end = min(start + packetSize, bytes.endIndex)
-                try await characteristic.writeWithoutResponse(Array(bytes[start..<end]))
-                counter?.withLock { $0 += end - start }
-                start = end
-            }
+            try await characteristic.writeWithoutResponse(bytes, inPacketsOf: packetSize)
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }
+        if firmware { session.firmwareBytesWritten.withLock { $0 += bytes.count } }
     }
 
     /// How a stream ended.
