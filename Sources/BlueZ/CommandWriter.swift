@@ -32,7 +32,8 @@ actor CommandWriter {
         return nil
     }
 
-    /// Writes `bytes` as commands of `packetSize` bytes (the last may be shorter), in order.
+    /// Writes `bytes` as commands of `packetSize` bytes (the last may be shorter; empty `bytes`
+    /// are one empty command), in order.
     func write(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
         if case .undecided = route { route = await acquire() }
         switch route {
@@ -58,15 +59,15 @@ actor CommandWriter {
                 )
             }
         case .methodCalls, .undecided:
-            // an empty value is one empty write
-            for start in stride(
-                from: bytes.startIndex, to: max(bytes.endIndex, bytes.startIndex + 1), by: packetSize)
-            {
+            var start = bytes.startIndex
+            repeat {
+                let end = min(start + packetSize, bytes.endIndex)
                 try await context.pendingCommands.write(
-                    Array(bytes[start..<min(start + packetSize, bytes.endIndex)]), path: path,
+                    Array(bytes[start..<end]), path: path,
                     operation: "writing without response to \(uuid) on \(context.device)",
                     timeout: Self.sendTimeout)
-            }
+                start = end
+            } while start < bytes.endIndex
         }
     }
 

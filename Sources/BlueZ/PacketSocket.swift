@@ -51,13 +51,13 @@ final class PacketSocket: Sendable {
         try send(bytes[...], inDatagramsOf: max(1, bytes.count), timeout: timeout)
     }
 
-    /// Sends `bytes` as consecutive datagrams of `size` bytes (the last may be shorter), several
-    /// per system call, waiting up to `timeout` at a time for room in the socket buffer.
+    /// Sends `bytes` as consecutive datagrams of `size` bytes (the last may be shorter; empty
+    /// `bytes` are one empty datagram), several per system call, waiting up to `timeout` at a
+    /// time for room in the socket buffer.
     func send(_ bytes: ArraySlice<UInt8>, inDatagramsOf size: Int, timeout: Duration) throws(Failure) {
         let fd = fileDescriptor
         guard fd >= 0 else { throw .hungUp }
         let outcome: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
-            // an empty value is one empty datagram
             let starts = buffer.isEmpty ? [0] : Array(stride(from: 0, to: buffer.count, by: size))
             let datagrams = starts.map { start in
                 iovec(

@@ -97,9 +97,10 @@ public protocol GATTCharacteristic: AnyObject, Sendable {
     /// not bound each write themselves).
     func writeWithoutResponse(_ value: [UInt8]) async throws
 
-    /// Write commands of `packetSize` bytes each from `bytes` (the last may be shorter), in
-    /// order, bounded as `writeWithoutResponse(_:)`. A transport that can hand several values
-    /// to the link at once does so; the default writes them one by one.
+    /// Write commands of `packetSize` bytes each from `bytes` (the last may be shorter; empty
+    /// `bytes` are one empty value), in order, bounded as `writeWithoutResponse(_:)`. A transport
+    /// that can hand several values to the link at once does so; the default writes them one by
+    /// one.
     func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws
 
     /// Enables notifications (or indications, whichever the characteristic offers) and returns
@@ -112,10 +113,10 @@ extension GATTCharacteristic {
     public func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
         precondition(packetSize > 0, "a packet holds at least one byte")
         var start = bytes.startIndex
-        while start < bytes.endIndex {
+        repeat {
             let end = min(start + packetSize, bytes.endIndex)
             try await writeWithoutResponse(Array(bytes[start..<end]))
             start = end
-        }
+        } while start < bytes.endIndex
     }
 }
