@@ -109,7 +109,8 @@ struct HostBenchmark: AsyncParsableCommand {
                 initPacket: image.initPacket ?? [], firmware: image.firmware)
         }
         return PlainClientRun(
-            transfer: transfer, bytesSent: image.firmware.count + (image.initPacket?.count ?? 0),
+            // firmware bytes, as the updater's `bytesSent` counts them
+            transfer: transfer, bytesSent: image.firmware.count,
             cpuSeconds: LinkBenchmark.processCPUSeconds() - cpuBefore)
     }
 }

@@ -12,7 +12,7 @@ struct LinkUpdateRun {
     /// From the first control point request to the final Execute answer (`transferDurations`).
     var transfer: Duration
     var imageBytes: Int
-    /// Bytes the updater wrote (init packet and image, resends included).
+    /// Firmware bytes the updater wrote, resends included (`DFUResult.bytesSent`).
     var bytesSent: Int
     /// This process's user + system CPU time over the whole update.
     var cpuSeconds: Double
