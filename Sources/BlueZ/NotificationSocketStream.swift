@@ -39,7 +39,9 @@ enum NotificationSocketStream {
             let watch = context.bus.connection.watchReadable(socket.fileDescriptor) { hungUp in
                 var ended = hungUp
                 do {
-                    reading: while true {
+                    // One datagram per wake-up (the poll is level-triggered: more waiting wake
+                    // it again) saves the read that finds none; after a hang-up, all that is left.
+                    reading: repeat {
                         switch try socket.receiveNow(maximumLength: max(mtu, 517)) {
                         case .value(let value): continuation.yield(value)
                         case .nothingYet: break reading
@@ -47,7 +49,7 @@ enum NotificationSocketStream {
                             ended = true
                             break reading
                         }
-                    }
+                    } while hungUp
                 } catch {
                     continuation.finish(
                         throwing: GATTError.operationFailed(

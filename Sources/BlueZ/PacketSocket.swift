@@ -104,14 +104,18 @@ final class PacketSocket: Sendable {
     func receiveNow(maximumLength: Int) throws(Failure) -> Received {
         let fd = fileDescriptor
         guard fd >= 0 else { return .ended }
-        var buffer = [UInt8](repeating: 0, count: maximumLength)
         while true {
-            let count = buffer.withUnsafeMutableBytes {
-                Glibc.recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            var count = 0
+            var failure: Int32 = 0
+            // the datagram lands in the value it becomes: no zeroing, no copy
+            let value = [UInt8](unsafeUninitializedCapacity: maximumLength) { buffer, initialized in
+                count = Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                failure = errno
+                initialized = max(0, count)
             }
-            if count > 0 { return .value(Array(buffer[0..<count])) }
+            if count > 0 { return .value(value) }
             if count == 0 { return .ended }
-            switch errno {
+            switch failure {
             case EINTR: continue
             case EAGAIN: return .nothingYet
             case EPIPE, ECONNRESET, ENOTCONN, EBADF: return .ended

@@ -71,6 +71,14 @@ final class NotifyingBluetoothd: Sendable {
         }
     }
 
+    /// Closes bluetoothd's end of the acquired socket, as when the link drops.
+    func hangUp() {
+        state.withLock { state in
+            state.socket.map { _ = close($0) }
+            state.socket = nil
+        }
+    }
+
     private func removeDevice() -> [DBusValue] {
         state.withLock { state in
             state.calls.append("RemoveDevice")

@@ -19,6 +19,26 @@ final class SubscriptionTests: TwoConnectionTestCase {
         XCTAssertEqual(bluetoothd.calls, ["StartNotify", "StopNotify", "AcquireNotify"])
     }
 
+    /// Notifications queued together come one by one, in order, also those still in the socket
+    /// when bluetoothd hangs up; then the stream ends as a dropped link.
+    func testQueuedNotificationsAndThoseLeftAtAHangUpArriveInOrderBeforeTheEnd() async throws {
+        let bluetoothd = try await NotifyingBluetoothd(serving: server, staleTableError: nil)
+        let notifications = try await characteristic().subscribe(timeout: .seconds(5))
+        let values: [[UInt8]] = (1...5).map { [0x60, 0x03, 0x01, $0] }
+        for value in values { bluetoothd.notify(value) }
+        var iterator = notifications.makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first, values[0])
+        for value in values[1...3] { bluetoothd.notify(value.reversed()) }
+        bluetoothd.hangUp()
+        var received: [[UInt8]] = []
+        do {
+            while let value = try await iterator.next() { received.append(value) }
+            XCTFail("the stream ended without an error after \(received)")
+        } catch GATTError.disconnected {}
+        XCTAssertEqual(received, Array(values[1...]) + values[1...3].map { $0.reversed() })
+    }
+
     func testAStaleTableIsForgottenWithoutAcquireNotifyAndTheNextConnectionSubscribes() async throws {
         try await assertStaleTableIsForgotten(answering: 0x01)
     }
