@@ -72,14 +72,16 @@ public final class BlueZCharacteristic: GATTCharacteristic {
     }
 
     public func writeWithoutResponse(_ value: [UInt8]) async throws {
-        try checkLink()
-        try await commands.write(value[...], inPacketsOf: max(1, value.count))
+        var written = 0
+        try await writeWithoutResponse(value[...], inPacketsOf: max(1, value.count), written: &written)
     }
 
     /// Through `AcquireWrite`'s socket, several packets go to bluetoothd in one system call.
-    public func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
+    public func writeWithoutResponse(
+        _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
+    ) async throws {
         try checkLink()
-        try await commands.write(bytes, inPacketsOf: packetSize)
+        try await commands.write(bytes, inPacketsOf: packetSize, written: &written)
     }
 
     public func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {

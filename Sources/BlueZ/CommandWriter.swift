@@ -33,8 +33,8 @@ actor CommandWriter {
     }
 
     /// Writes `bytes` as commands of `packetSize` bytes (the last may be shorter; empty `bytes`
-    /// are one empty command), in order.
-    func write(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
+    /// are one empty command), in order, adding the bytes of each one handed over to `written`.
+    func write(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int) async throws {
         if case .undecided = route { route = await acquire() }
         switch route {
         case .socket(let socket):
@@ -45,7 +45,7 @@ actor CommandWriter {
                     reason: "longer than the link allows (MTU \(socket.mtu))")
             }
             do {
-                try socket.send(bytes, inDatagramsOf: packetSize, timeout: Self.sendTimeout)
+                try socket.send(bytes, inDatagramsOf: packetSize, timeout: Self.sendTimeout, sent: &written)
             } catch .hungUp {
                 context.link.markDown("bluetoothd closed the write socket")
                 throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
@@ -66,6 +66,7 @@ actor CommandWriter {
                     Array(bytes[start..<end]), path: path,
                     operation: "writing without response to \(uuid) on \(context.device)",
                     timeout: Self.sendTimeout)
+                written += end - start
                 start = end
             } while start < bytes.endIndex
         }

@@ -46,15 +46,13 @@ final class PacketSocket: Sendable {
         if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
-    /// Sends one datagram, waiting up to `timeout` for room in the socket buffer.
-    func send(_ bytes: [UInt8], timeout: Duration) throws(Failure) {
-        try send(bytes[...], inDatagramsOf: max(1, bytes.count), timeout: timeout)
-    }
-
     /// Sends `bytes` as consecutive datagrams of `size` bytes (the last may be shorter; empty
     /// `bytes` are one empty datagram), several per system call, waiting up to `timeout` at a
-    /// time for room in the socket buffer.
-    func send(_ bytes: ArraySlice<UInt8>, inDatagramsOf size: Int, timeout: Duration) throws(Failure) {
+    /// time for room in the socket buffer. Adds the bytes of each datagram sent to `sent`, also
+    /// when a later one fails.
+    func send(_ bytes: ArraySlice<UInt8>, inDatagramsOf size: Int, timeout: Duration, sent: inout Int)
+        throws(Failure)
+    {
         let fd = fileDescriptor
         guard fd >= 0 else { throw .hungUp }
         let outcome: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
@@ -64,21 +62,26 @@ final class PacketSocket: Sendable {
                     iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
                     iov_len: min(size, buffer.count - start))
             }
-            return Result { () throws(Failure) in try Self.send(datagrams, on: fd, timeout: timeout) }
+            return Result { () throws(Failure) in
+                try Self.send(datagrams, on: fd, timeout: timeout, sent: &sent)
+            }
         }
         try outcome.get()
     }
 
-    private static func send(_ datagrams: [iovec], on fd: Int32, timeout: Duration) throws(Failure) {
+    private static func send(_ datagrams: [iovec], on fd: Int32, timeout: Duration, sent: inout Int)
+        throws(Failure)
+    {
         var next = 0
         while next < datagrams.count {
-            let sent = datagrams.withUnsafeBufferPointer {
+            let count = datagrams.withUnsafeBufferPointer {
                 dfu_send_datagrams(
                     fd, $0.baseAddress! + next, UInt32(datagrams.count - next),
                     Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
-            if sent > 0 {
-                next += Int(sent)
+            if count > 0 {
+                sent += datagrams[next..<next + Int(count)].reduce(0) { $0 + $1.iov_len }
+                next += Int(count)
                 continue
             }
             switch errno {

@@ -98,10 +98,12 @@ public protocol GATTCharacteristic: AnyObject, Sendable {
     func writeWithoutResponse(_ value: [UInt8]) async throws
 
     /// Write commands of `packetSize` bytes each from `bytes` (the last may be shorter; empty
-    /// `bytes` are one empty value), in order, bounded as `writeWithoutResponse(_:)`. A transport
-    /// that can hand several values to the link at once does so; the default writes them one by
-    /// one.
-    func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws
+    /// `bytes` are one empty value), in order, bounded as `writeWithoutResponse(_:)`. Adds the
+    /// bytes of each packet handed to the link to `written`, also of those before a packet that
+    /// fails. A transport that can hand several values to the link at once does so; the default
+    /// writes them one by one.
+    func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int)
+        async throws
 
     /// Enables notifications (or indications, whichever the characteristic offers) and returns
     /// the values as they arrive. The stream ends with `GATTError.disconnected` when the link
@@ -110,12 +112,15 @@ public protocol GATTCharacteristic: AnyObject, Sendable {
 }
 
 extension GATTCharacteristic {
-    public func writeWithoutResponse(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int) async throws {
+    public func writeWithoutResponse(
+        _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
+    ) async throws {
         precondition(packetSize > 0, "a packet holds at least one byte")
         var start = bytes.startIndex
         repeat {
             let end = min(start + packetSize, bytes.endIndex)
             try await writeWithoutResponse(Array(bytes[start..<end]))
+            written += end - start
             start = end
         } while start < bytes.endIndex
     }

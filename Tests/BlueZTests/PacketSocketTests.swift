@@ -25,13 +25,17 @@ final class PacketSocketTests: XCTestCase {
 
     func testABatchArrivesAsOneDatagramPerPacketWithAShorterLastOne() throws {
         let bytes = (0..<1100).map { UInt8(truncatingIfNeeded: $0) }
-        try pair.sender.send(bytes[100...], inDatagramsOf: 400, timeout: .seconds(5))
+        var sent = 0
+        try pair.sender.send(bytes[100...], inDatagramsOf: 400, timeout: .seconds(5), sent: &sent)
+        XCTAssertEqual(sent, 1000)
         XCTAssertEqual(
             receive(count: 3), [Array(bytes[100..<500]), Array(bytes[500..<900]), Array(bytes[900...])])
     }
 
-    func testAnEmptyValueIsOneEmptyDatagram() throws {
-        try pair.sender.send([], timeout: .seconds(5))
+    func testEmptyBytesAreOneEmptyDatagram() throws {
+        var sent = 0
+        try pair.sender.send([], inDatagramsOf: 20, timeout: .seconds(5), sent: &sent)
+        XCTAssertEqual(sent, 0)
         XCTAssertEqual(receive(count: 1), [[]])
     }
 
@@ -50,21 +54,27 @@ final class PacketSocketTests: XCTestCase {
             }
             return values
         }
-        try pair.sender.send(bytes[...], inDatagramsOf: 500, timeout: .seconds(10))
+        var sent = 0
+        try pair.sender.send(bytes[...], inDatagramsOf: 500, timeout: .seconds(10), sent: &sent)
         let values = await received.value
+        XCTAssertEqual(sent, bytes.count)
         XCTAssertEqual(values.count, packets)
         XCTAssertEqual(values.map(\.count), Array(repeating: 500, count: packets))
         XCTAssertEqual(values.map(\.first), (0..<packets).map { UInt8(truncatingIfNeeded: $0) })
     }
 
-    func testAHungUpPeerFailsTheBatch() {
+    func testAHungUpPeerFailsTheBatchWithNothingSent() {
         close(pair.receiver)
         pair.receiver = -1
-        XCTAssertThrowsError(try pair.sender.send([1, 2, 3][...], inDatagramsOf: 1, timeout: .seconds(1))) {
+        var sent = 0
+        XCTAssertThrowsError(
+            try pair.sender.send([1, 2, 3][...], inDatagramsOf: 1, timeout: .seconds(1), sent: &sent)
+        ) {
             guard case .hungUp = $0 as? PacketSocket.Failure else {
                 return XCTFail("expected a hang-up, got \($0)")
             }
         }
+        XCTAssertEqual(sent, 0)
     }
 
     private func receive(count: Int) -> [[UInt8]] {

@@ -32,9 +32,7 @@ public struct DFUResult: Sendable {
     }
 
     public var outcome: Outcome
-    /// Firmware bytes written to the device in total (resent bytes included). Packets go to the
-    /// link a batch at a time (up to the next packet receipt); a batch the link dropped during
-    /// is not counted.
+    /// Firmware bytes written to the device in total (resent bytes included).
     public var bytesSent: Int
     /// From the start to the end of the update, on the link's time.
     public var duration: Duration

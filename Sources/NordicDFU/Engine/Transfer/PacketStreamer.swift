@@ -31,12 +31,14 @@ package struct PacketStreamer {
     /// (`GATTCharacteristic.writeWithoutResponse`): a task and a timer per batch of its own cost
     /// more CPU than the packets (docs/engine.md, "CPU").
     func write(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
+        var written = 0
+        // also what went out before a failure: a resume does not send it again
+        defer { if firmware { session.firmwareBytesWritten.withLock { $0 += written } } }
         do {
-            try await characteristic.writeWithoutResponse(bytes, inPacketsOf: packetSize)
+            try await characteristic.writeWithoutResponse(bytes, inPacketsOf: packetSize, written: &written)
         } catch {
             throw session.mapped(error, during: .writingCharacteristicFailed)
         }
-        if firmware { session.firmwareBytesWritten.withLock { $0 += bytes.count } }
     }
 
     /// How a stream ended.
