@@ -18,8 +18,11 @@ struct HostBenchmark: AsyncParsableCommand {
             default options from this process, with DBUS_SYSTEM_BUS_ADDRESS naming the private \
             bus. Prints each update's throughput and this process's user + system CPU seconds \
             per MB sent: the updater's own cost of the D-Bus path, measured natively, which the \
-            VM (`dfu-bench link`, TCG) cannot. No radio: the stand-in answers at once, so the \
-            throughput says what the updater and the stand-in manage, not what a link allows.
+            VM (`dfu-bench link`, TCG) cannot. Then the same image goes to another new \
+            dfu-sim through the bench's plain client (Nordic's current defaults on the same \
+            BlueZ module; --no-plain-client skips it), whose CPU per MB is the reference. No \
+            radio: the stand-in answers at once, so the throughput says what the updater and the \
+            stand-in manage, not what a link allows.
             """)
 
     @Option(help: "Image sizes in bytes.")
