@@ -59,16 +59,13 @@ actor CommandWriter {
                 )
             }
         case .methodCalls, .undecided:
-            var start = bytes.startIndex
-            repeat {
-                let end = min(start + packetSize, bytes.endIndex)
+            for packet in bytes.packetRanges(ofSize: packetSize) {
                 try await context.pendingCommands.write(
-                    Array(bytes[start..<end]), path: path,
+                    Array(bytes[packet]), path: path,
                     operation: "writing without response to \(uuid) on \(context.device)",
                     timeout: Self.sendTimeout)
-                written += end - start
-                start = end
-            } while start < bytes.endIndex
+                written += packet.count
+            }
         }
     }
 

@@ -56,11 +56,11 @@ final class PacketSocket: Sendable {
         let fd = fileDescriptor
         guard fd >= 0 else { throw .hungUp }
         let outcome: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
-            let starts = buffer.isEmpty ? [0] : Array(stride(from: 0, to: buffer.count, by: size))
-            let datagrams = starts.map { start in
+            let datagrams = bytes.packetRanges(ofSize: size).map { packet in
                 iovec(
-                    iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
-                    iov_len: min(size, buffer.count - start))
+                    iov_base: UnsafeMutableRawPointer(
+                        mutating: buffer.baseAddress.map { $0 + (packet.lowerBound - bytes.startIndex) }),
+                    iov_len: packet.count)
             }
             return Result { () throws(Failure) in
                 try Self.send(datagrams, on: fd, timeout: timeout, sent: &sent)

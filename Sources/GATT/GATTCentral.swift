@@ -115,13 +115,9 @@ extension GATTCharacteristic {
     public func writeWithoutResponse(
         _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
     ) async throws {
-        precondition(packetSize > 0, "a packet holds at least one byte")
-        var start = bytes.startIndex
-        repeat {
-            let end = min(start + packetSize, bytes.endIndex)
-            try await writeWithoutResponse(Array(bytes[start..<end]))
-            written += end - start
-            start = end
-        } while start < bytes.endIndex
+        for packet in bytes.packetRanges(ofSize: packetSize) {
+            try await writeWithoutResponse(Array(bytes[packet]))
+            written += packet.count
+        }
     }
 }

@@ -87,33 +87,20 @@ struct HostBenchmark: AsyncParsableCommand {
     private func withStandIn<T>(
         _ arguments: [String], holding package: DFUPackage, _ body: (String) async throws -> T
     ) async throws -> T {
-        let simulator = try SimulatorProcess(
-            executable: SimulatorProcess.executable(dfuSim), arguments: arguments)
-        let outcome: Result<T, any Error>
-        do {
-            outcome = .success(try await body(try await simulator.advertisedAddress()))
-        } catch {
-            outcome = .failure(error)
-        }
-        let held = try await simulator.stop()
-        let value = try outcome.get()
+        let (value, held) = try await SimulatorProcess(
+            executable: SimulatorProcess.executable(dfuSim), arguments: arguments
+        ).serving(body)
         try LinkBenchmark.check(held, holds: package)
         return value
     }
 
     /// `package` sent by `PlainSecureClient`, with the CPU this process spent on it.
     private static func plainUpdate(_ package: DFUPackage, address: String) async throws -> PlainClientRun {
-        let image = package.images[0]
         let cpuBefore = LinkBenchmark.processCPUSeconds()
-        let transfer = try await SecureDFULink.withLink(
-            central: try await BlueZCentral(adapter: "hci0"), address: address
-        ) {
-            try await PlainSecureClient(link: $0).update(
-                initPacket: image.initPacket ?? [], firmware: image.firmware)
-        }
+        let transfer = try await PlainSecureClient.send(package, to: address, from: "hci0")
         return PlainClientRun(
             // firmware bytes, as the updater's `bytesSent` counts them
-            transfer: transfer, bytesSent: image.firmware.count,
+            transfer: transfer, bytesSent: package.images[0].firmware.count,
             cpuSeconds: LinkBenchmark.processCPUSeconds() - cpuBefore)
     }
 }

@@ -140,14 +140,8 @@ struct LinkBenchmark: AsyncParsableCommand {
     private func plainUpdate(_ package: DFUPackage, _ serve: () throws -> SimulatorProcess) async throws
         -> Duration
     {
-        let image = package.images[0]
         let (duration, held) = try await withSimulator(serve) { address in
-            try await SecureDFULink.withLink(
-                central: try await BlueZCentral(adapter: adapter), address: address
-            ) {
-                try await PlainSecureClient(link: $0).update(
-                    initPacket: image.initPacket ?? [], firmware: image.firmware)
-            }
+            try await PlainSecureClient.send(package, to: address, from: adapter)
         }
         try Self.check(held, holds: package)
         return duration
@@ -158,23 +152,8 @@ struct LinkBenchmark: AsyncParsableCommand {
     private func withSimulator<T>(
         _ serve: () throws -> SimulatorProcess, _ body: (String) async throws -> T
     ) async throws -> (value: T, held: [String: Any]) {
-        let simulator = try serve()
-        let outcome: Result<T, any Error>
-        var address = ""
-        do {
-            address = try await simulator.advertisedAddress()
-            outcome = .success(try await body(address))
-        } catch {
-            outcome = .failure(error)
+        try await serve().serving(body) { address in
+            try? await BlueZCentral(adapter: adapter).removeDevice(address: address)
         }
-        // the step's own failure first: a stop that fails after it would hide it
-        let held: Result<[String: Any], any Error>
-        do {
-            held = .success(try await simulator.stop())
-        } catch {
-            held = .failure(error)
-        }
-        if !address.isEmpty { try? await BlueZCentral(adapter: adapter).removeDevice(address: address) }
-        return (try outcome.get(), try held.get())
     }
 }

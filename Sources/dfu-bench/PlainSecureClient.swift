@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import NordicDFU
 
 /// Secure DFU as peers make it today, for `dfu-bench link` to compare the updater with on the
@@ -10,6 +11,19 @@ struct PlainSecureClient {
     static let receiptInterval = 12
 
     let link: SecureDFULink
+
+    /// Connects from `adapter` to the device at `address` and sends `package`'s image; returns
+    /// the transfer time (`update`).
+    static func send(_ package: DFUPackage, to address: String, from adapter: String) async throws -> Duration
+    {
+        let image = package.images[0]
+        return try await SecureDFULink.withLink(
+            central: try await BlueZCentral(adapter: adapter), address: address
+        ) {
+            try await PlainSecureClient(link: $0).update(
+                initPacket: image.initPacket ?? [], firmware: image.firmware)
+        }
+    }
 
     /// Sends the init packet and the image; returns the span from the first control point request
     /// to the final Execute answer (the span of the engine's `transferDurations`).

@@ -23,6 +23,31 @@ final class SimulatorProcess: @unchecked Sendable {
         return own.deletingLastPathComponent().appendingPathComponent("dfu-sim")
     }
 
+    /// Runs `body` with the address this simulator advertises, then stops it and runs
+    /// `afterStop` with that address (when it advertised one). Returns `body`'s value and the
+    /// `simulator` event; `body`'s own failure comes first, since a failed stop after it would
+    /// hide it.
+    func serving<T>(
+        _ body: (String) async throws -> T, afterStop: (String) async -> Void = { _ in }
+    ) async throws -> (value: T, held: [String: Any]) {
+        let outcome: Result<T, any Error>
+        var address = ""
+        do {
+            address = try await advertisedAddress()
+            outcome = .success(try await body(address))
+        } catch {
+            outcome = .failure(error)
+        }
+        let held: Result<[String: Any], any Error>
+        do {
+            held = .success(try await stop())
+        } catch {
+            held = .failure(error)
+        }
+        if !address.isEmpty { await afterStop(address) }
+        return (try outcome.get(), try held.get())
+    }
+
     /// The address of the first `advertising` event, once it came (at most `timeout`).
     func advertisedAddress(timeout: Duration = .seconds(30)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
