@@ -68,7 +68,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
         try await context.pendingCommands.drain()
         _ = try await call(
             "writing \(uuid) on \(context.device)", "WriteValue",
-            [.bytes(value), .propertyDictionary([("type", .string("request"))])], timeout: timeout)
+            [.bytes(value), BlueZ.writeRequestOptions], timeout: timeout)
     }
 
     public func writeWithoutResponse(_ value: [UInt8]) async throws {
@@ -119,7 +119,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
     /// `disconnected` when the link went down meanwhile or bluetoothd's table of the device is
     /// stale (`staleTableErrors`).
     func call(
-        _ operation: String, _ member: String, _ arguments: [DBusValue], timeout: Duration,
+        _ operation: @autoclosure () -> String, _ member: String, _ arguments: [DBusValue], timeout: Duration,
         staleTableErrors: Set<UInt8> = staleTableErrors
     ) async throws -> [DBusValue] {
         do {
@@ -130,7 +130,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
             if let stale = await context.forgetIfTableIsStale(error, attErrors: staleTableErrors) {
                 throw stale
             }
-            throw gattError(error, operation, device: context.device)
+            throw gattError(error, operation(), device: context.device)
         }
     }
 }

@@ -37,7 +37,7 @@ actor CommandWindow {
         do {
             call = try bus.startCall(
                 path, BlueZ.characteristicInterface, "WriteValue",
-                [.bytes(value), .propertyDictionary([("type", .string("command"))])], timeout: timeout)
+                [.bytes(value), BlueZ.writeCommandOptions], timeout: timeout)
         } catch {
             throw failure(error, operation)
         }

@@ -59,11 +59,10 @@ actor CommandWriter {
                 )
             }
         case .methodCalls, .undecided:
+            let operation = "writing without response to \(uuid) on \(context.device)"
             for packet in bytes.packetRanges(ofSize: packetSize) {
                 try await context.pendingCommands.write(
-                    Array(bytes[packet]), path: path,
-                    operation: "writing without response to \(uuid) on \(context.device)",
-                    timeout: Self.sendTimeout)
+                    Array(bytes[packet]), path: path, operation: operation, timeout: Self.sendTimeout)
                 written += packet.count
             }
         }

@@ -2,15 +2,8 @@
 /// a reply or a signal resumes it on the thread that read the message, with no hand-over to
 /// another thread (``DBusConnection/taskExecutor``).
 extension EventLoop: TaskExecutor {
+    /// Once the loop has stopped, the job runs on the global executor instead.
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        enqueue { [self] connection in
-            guard connection != nil else {
-                // the loop has stopped: the job runs on the global executor instead
-                globalConcurrentExecutor.enqueue(ExecutorJob(job))
-                return
-            }
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
+        enqueue(.task(UnownedJob(job)))
     }
 }

@@ -70,18 +70,21 @@ extension EventLoop {
     }
 
     func waitAndHandleIO() {
-        let watched = watches.filter { dbus_watch_get_enabled($0) != 0 }
-        var descriptors = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        for watch in watched {
+        polled.removeAll(keepingCapacity: true)
+        polledWatches.removeAll(keepingCapacity: true)
+        polledDescriptorIDs.removeAll(keepingCapacity: true)
+        polled.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int32 = 0
             if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= POLLIN }
             if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= POLLOUT }
-            descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(events), revents: 0))
+            polledWatches.append(watch)
+            polled.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: Int16(events), revents: 0))
         }
-        let others = Array(watchedDescriptors)
-        for (_, other) in others {
-            descriptors.append(pollfd(fd: other.fd, events: Int16(POLLIN), revents: 0))
+        for (id, watched) in watchedDescriptors {
+            polledDescriptorIDs.append(id)
+            polled.append(pollfd(fd: watched.fd, events: Int16(POLLIN), revents: 0))
         }
         let nextDeadline = timeouts.values.min()
         var wait: Int32 = -1
@@ -91,14 +94,14 @@ extension EventLoop {
             let now = Self.now()
             wait = nextDeadline <= now ? 0 : Int32(clamping: (nextDeadline - now + 999_999) / 1_000_000)
         }
-        let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
+        let ready = poll(&polled, nfds_t(polled.count), wait)
         if ready > 0 {
-            if descriptors[0].revents != 0 {
+            if polled[0].revents != 0 {
                 var drain = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
                 while read(wakeFD, &drain, 32) == 32 {}
             }
-            for (index, watch) in watched.enumerated() {
-                let events = Int32(descriptors[index + 1].revents)
+            for (index, watch) in polledWatches.enumerated() {
+                let events = Int32(polled[index + 1].revents)
                 if events == 0 { continue }
                 // An earlier handler in this round may have removed or disabled the watch.
                 guard watches.contains(watch), dbus_watch_get_enabled(watch) != 0 else { continue }
@@ -109,18 +112,18 @@ extension EventLoop {
                 if events & POLLHUP != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 dbus_watch_handle(watch, flags)
             }
+            handOverPolledDescriptors()
         }
-        if ready > 0 { handOver(others, revents: descriptors.suffix(others.count).map(\.revents)) }
         fireExpiredTimeouts()
     }
 
     /// Calls the handlers of the watched descriptors that polled ready; a hang-up ends the watch.
-    private func handOver(
-        _ watched: [(key: Int, value: (fd: Int32, readable: DescriptorWatch.Handler))], revents: [Int16]
-    ) {
-        for ((id, watch), events) in zip(watched, revents) where events != 0 {
+    private func handOverPolledDescriptors() {
+        let first = 1 + polledWatches.count
+        for (index, id) in polledDescriptorIDs.enumerated() {
+            let events = polled[first + index].revents
             // a handler earlier in this round may have cancelled it
-            guard watchedDescriptors[id] != nil else { continue }
+            guard events != 0, let watch = watchedDescriptors[id] else { continue }
             let hungUp = events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
             if !watch.readable(hungUp) || hungUp { watchedDescriptors[id] = nil }
         }
@@ -128,6 +131,7 @@ extension EventLoop {
 
     private func fireExpiredTimeouts() {
         let now = Self.now()
+        guard timeouts.values.contains(where: { $0 <= now }) else { return }
         let expired = timeouts.filter { $0.value <= now }.map(\.key)
         for timeout in expired {
             guard timeouts[timeout] != nil else { continue }

@@ -15,8 +15,15 @@ final class EventLoop: @unchecked Sendable {
     /// Work for the loop thread; called with nil when the connection is already gone.
     typealias Job = @Sendable (OpaquePointer?) -> Void
 
+    /// What the queue holds: a job, or a task's job (the loop as a `TaskExecutor`) as it is, so
+    /// that a task's hop to this thread costs no closure.
+    enum Work: Sendable {
+        case job(Job)
+        case task(UnownedJob)
+    }
+
     struct Jobs {
-        var queue: [Job] = []
+        var queue: [Work] = []
         var closed = false
         /// The wake-up pipe is closed as soon as the loop ends, not when the last reference goes.
         var pipeClosed = false
@@ -38,6 +45,15 @@ final class EventLoop: @unchecked Sendable {
     let nextDescriptorID = Atomic(0)
     /// The loop thread (`pthread_self`), once it runs: a job it queues itself needs no wake-up.
     private let loopThread = Atomic<UInt>(0)
+    /// The queue's second buffer, swapped with it for each batch (loop thread only): both keep
+    /// their capacity, so that a round of jobs allocates nothing.
+    private var spareQueue: [Work] = []
+    /// What the last poll asked for, kept for their capacity (loop thread only): the poll's
+    /// descriptors (the wake-up pipe, then the enabled watches, then the watched descriptors),
+    /// the watches polled and the ids of the watched descriptors polled, in that order.
+    var polled: [pollfd] = []
+    var polledWatches: [OpaquePointer] = []
+    var polledDescriptorIDs: [Int] = []
 
     /// A loop that is not running yet; see ``start(open:setup:stopped:)``.
     init() throws(DBusError) {
@@ -136,9 +152,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `job` on the loop thread, or right here with nil when the loop has stopped.
     func enqueue(_ job: @escaping Job) {
+        enqueue(.job(job))
+    }
+
+    /// Runs `work` on the loop thread; when the loop has stopped, a job right here with nil and
+    /// a task on the global executor.
+    func enqueue(_ work: Work) {
         let accepted = jobs.withLock { jobs in
             if jobs.closed { return false }
-            jobs.queue.append(job)
+            jobs.queue.append(work)
             // the loop thread runs what it queued itself before it polls again
             if jobs.queue.count == 1 && !isLoopThread {
                 wake()
@@ -146,7 +168,19 @@ final class EventLoop: @unchecked Sendable {
             return true
         }
         if !accepted {
-            job(nil)
+            run(work, on: nil)
+        }
+    }
+
+    private func run(_ work: Work, on connection: OpaquePointer?) {
+        switch work {
+        case .job(let job): job(connection)
+        case .task(let job):
+            if connection == nil {
+                globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            } else {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
         }
     }
 
@@ -189,13 +223,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func runJobs(_ connection: OpaquePointer) {
-        let batch = jobs.withLock { jobs in
-            defer { jobs.queue.removeAll(keepingCapacity: true) }
-            return jobs.queue
+        var batch: [Work] = []
+        swap(&batch, &spareQueue)
+        jobs.withLock { swap(&batch, &$0.queue) }
+        for work in batch {
+            run(work, on: connection)
         }
-        for job in batch {
-            job(connection)
-        }
+        batch.removeAll(keepingCapacity: true)
+        spareQueue = batch
     }
 
     private func shutDown(_ connection: OpaquePointer) {
@@ -204,8 +239,8 @@ final class EventLoop: @unchecked Sendable {
             defer { jobs.queue.removeAll() }
             return jobs.queue
         }
-        for job in leftover {
-            job(nil)
+        for work in leftover {
+            run(work, on: nil)
         }
         // nothing polls the watched descriptors any more: their watches end as in a hang-up
         let watched = watchedDescriptors.values

@@ -56,10 +56,8 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
     /// Waits for the response to the request with `opCode`. Receipts for packets written before
     /// it come first and are taken (they are stale by now); anything else is out of step.
     func response(
-        to opCode: UInt8, timeout: Duration, describing request: @escaping @autoclosure @Sendable () -> String
-    ) async throws
-        -> Notification
-    {
+        to opCode: UInt8, timeout: Duration, describing request: @autoclosure () -> String
+    ) async throws -> Notification {
         while true {
             let notification = try await next(timeout: timeout, waitingFor: "the response to \(request())")
             if notification.hasReceiptForm, notification.requestOpCode != opCode || ledger.due > 0 {
@@ -88,8 +86,7 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
         }
     }
 
-    private func next(timeout: Duration, waitingFor what: @escaping @autoclosure @Sendable () -> String)
-        async throws -> Notification
+    private func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws -> Notification
     {
         let bytes: [UInt8]
         do {

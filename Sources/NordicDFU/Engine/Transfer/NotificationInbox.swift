@@ -10,10 +10,10 @@ final class NotificationInbox: Sendable {
         var id: Int
         var continuation: CheckedContinuation<[UInt8], any Error>
         var deadline: ContinuousClock.Instant
-        var timeout: Duration
-        /// What the wait is for, said only when it times out.
-        var what: @Sendable () -> String
     }
+
+    /// How the watchdog ends a wait whose time is up; `next` says what the wait was for.
+    private struct Expired: Error {}
 
     /// The task that ends a wait once its time is up. One per inbox, asleep until a deadline: a
     /// wait answered in time leaves it asleep, and when it wakes it sleeps on until the deadline
@@ -64,10 +64,17 @@ final class NotificationInbox: Sendable {
         Self.finish(CancellationError(), state: state)
     }
 
-    /// The next value, waiting at most `timeout` (real time) for it.
-    func next(timeout: Duration, waitingFor what: @escaping @autoclosure @Sendable () -> String) async throws
-        -> [UInt8]
-    {
+    /// The next value, waiting at most `timeout` (real time) for it; `what` names it in the
+    /// timeout's error.
+    func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws -> [UInt8] {
+        do {
+            return try await next(timeout: timeout)
+        } catch is Expired {
+            throw GATTError.timeout(operation: what(), seconds: timeout.seconds)
+        }
+    }
+
+    private func next(timeout: Duration) async throws -> [UInt8] {
         let id = state.withLock { $0.takeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -76,8 +83,7 @@ final class NotificationInbox: Sendable {
                     if !inbox.buffered.isEmpty { return .success(inbox.buffered.removeFirst()) }
                     if let end = inbox.end { return .failure(end) }
                     let deadline = ContinuousClock.now + timeout
-                    inbox.waiter = Waiter(
-                        id: id, continuation: continuation, deadline: deadline, timeout: timeout, what: what)
+                    inbox.waiter = Waiter(id: id, continuation: continuation, deadline: deadline)
                     if inbox.watchdog.map({ $0.wakes > deadline }) ?? true {
                         inbox.watchdog?.task.cancel()
                         let watchdogID = inbox.takeID()
@@ -112,10 +118,7 @@ final class NotificationInbox: Sendable {
                 state.watchdog?.wakes = waiter.deadline
                 return (nil, waiter.deadline)
             }
-            if let expired {
-                expired.continuation.resume(
-                    throwing: GATTError.timeout(operation: expired.what(), seconds: expired.timeout.seconds))
-            }
+            expired?.continuation.resume(throwing: Expired())
             guard let next else { return }
             wakes = next
         }
