@@ -86,7 +86,8 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
         }
     }
 
-    private func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws -> Notification
+    private func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws
+        -> Notification
     {
         let bytes: [UInt8]
         do {
