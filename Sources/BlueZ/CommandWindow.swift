@@ -1,5 +1,6 @@
 import DBus
 import GATT
+import Synchronization
 
 /// The `WriteValue(type: command)` calls of one connection still awaiting bluetoothd's reply.
 ///
@@ -21,6 +22,8 @@ actor CommandWindow {
     private let device: String
     private var inFlight: [Sent] = []
     private var oldest = 0
+    /// `inFlight.count - oldest`, readable without a hop onto the actor.
+    private let due = Atomic(0)
 
     init(limit: Int, bus: BlueZBus, link: LinkState, device: String) {
         self.limit = limit
@@ -42,16 +45,25 @@ actor CommandWindow {
             throw failure(error, operation)
         }
         inFlight.append(Sent(call: call, operation: operation))
+        due.add(1, ordering: .releasing)
     }
 
-    /// Awaits every reply still due: the writes sent so far have been taken by bluetoothd.
-    func drain() async throws {
+    /// Awaits every reply still due: the writes sent so far have been taken by bluetoothd. With
+    /// none due (always, through `AcquireWrite`) it returns without a hop onto the actor: a
+    /// request drains first, twice per DFU object.
+    nonisolated(nonsending) func drain() async throws {
+        guard due.load(ordering: .acquiring) > 0 else { return }
+        try await collectAll()
+    }
+
+    private func collectAll() async throws {
         while oldest < inFlight.count { try await collectOldest() }
     }
 
     private func collectOldest() async throws {
         let sent = inFlight[oldest]
         oldest += 1
+        due.subtract(1, ordering: .releasing)
         if oldest == inFlight.count {
             inFlight.removeAll(keepingCapacity: true)
             oldest = 0
@@ -62,6 +74,7 @@ actor CommandWindow {
             // the rest of the window cannot be trusted after a failed write
             inFlight.removeAll(keepingCapacity: true)
             oldest = 0
+            due.store(0, ordering: .releasing)
             throw failure(error, sent.operation)
         }
     }

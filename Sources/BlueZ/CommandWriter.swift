@@ -1,6 +1,7 @@
 import DBus
 import DFUSupport
 import GATT
+import Synchronization
 
 /// Write commands (write without response) on one characteristic: through the socket of
 /// `AcquireWrite` when bluetoothd offers it, else `WriteValue(type: command)` calls, several in
@@ -16,6 +17,9 @@ actor CommandWriter {
     private let path: String
     private let uuid: BluetoothUUID
     private var route: Path = .undecided
+    /// The socket of `route` once `AcquireWrite` gave one; it stays for good, so a write through
+    /// it needs no hop onto the actor.
+    private let acquired = Mutex<PacketSocket?>(nil)
 
     /// How long one command may wait for room in bluetoothd's queue.
     static let sendTimeout: Duration = .seconds(10)
@@ -34,30 +38,27 @@ actor CommandWriter {
 
     /// Writes `bytes` as commands of `packetSize` bytes (the last may be shorter; empty `bytes`
     /// are one empty command), in order, adding the bytes of each one handed over to `written`.
-    func write(_ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int) async throws {
-        if case .undecided = route { route = await acquire() }
+    /// Callers write one batch at a time (each awaits the last), which keeps the commands in order.
+    nonisolated(nonsending) func write(
+        _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
+    ) async throws {
+        if let socket = acquired.withLock({ $0 }) {
+            try send(bytes, through: socket, inPacketsOf: packetSize, written: &written)
+        } else {
+            try await writeChoosingRoute(bytes, inPacketsOf: packetSize, written: &written)
+        }
+    }
+
+    private func writeChoosingRoute(
+        _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
+    ) async throws {
+        if case .undecided = route {
+            route = await acquire()
+            if case .socket(let socket) = route { acquired.withLock { $0 = socket } }
+        }
         switch route {
         case .socket(let socket):
-            let longest = min(packetSize, bytes.count)
-            guard longest <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
-                throw GATTError.operationFailed(
-                    operation: "writing \(longest) bytes without response to \(uuid) on \(context.device)",
-                    reason: "longer than the link allows (MTU \(socket.mtu))")
-            }
-            do {
-                try socket.send(bytes, inDatagramsOf: packetSize, timeout: Self.sendTimeout, sent: &written)
-            } catch .hungUp {
-                context.link.markDown("bluetoothd closed the write socket")
-                throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
-            } catch .timedOut {
-                throw GATTError.timeout(
-                    operation: "room to write to \(uuid) on \(context.device)",
-                    seconds: Self.sendTimeout.seconds)
-            } catch .failed(let code) {
-                throw GATTError.operationFailed(
-                    operation: "writing to \(uuid) on \(context.device)", reason: "send failed, errno \(code)"
-                )
-            }
+            try send(bytes, through: socket, inPacketsOf: packetSize, written: &written)
         case .methodCalls, .undecided:
             let operation = "writing without response to \(uuid) on \(context.device)"
             for packet in bytes.packetRanges(ofSize: packetSize) {
@@ -65,6 +66,32 @@ actor CommandWriter {
                     Array(bytes[packet]), path: path, operation: operation, timeout: Self.sendTimeout)
                 written += packet.count
             }
+        }
+    }
+
+    private nonisolated func send(
+        _ bytes: ArraySlice<UInt8>, through socket: PacketSocket, inPacketsOf packetSize: Int,
+        written: inout Int
+    ) throws {
+        let longest = min(packetSize, bytes.count)
+        guard longest <= min(socket.mtu - 3, BlueZCharacteristic.bluetoothdValueLimit) else {
+            throw GATTError.operationFailed(
+                operation: "writing \(longest) bytes without response to \(uuid) on \(context.device)",
+                reason: "longer than the link allows (MTU \(socket.mtu))")
+        }
+        do {
+            try socket.send(bytes, inDatagramsOf: packetSize, timeout: Self.sendTimeout, sent: &written)
+        } catch .hungUp {
+            context.link.markDown("bluetoothd closed the write socket")
+            throw GATTError.disconnected(device: context.device, reason: context.link.downReason ?? "")
+        } catch .timedOut {
+            throw GATTError.timeout(
+                operation: "room to write to \(uuid) on \(context.device)",
+                seconds: Self.sendTimeout.seconds)
+        } catch .failed(let code) {
+            throw GATTError.operationFailed(
+                operation: "writing to \(uuid) on \(context.device)", reason: "send failed, errno \(code)"
+            )
         }
     }
 
