@@ -29,6 +29,14 @@ public struct SimulationTiming: Hashable, Sendable {
 
     public init() {}
 
+    /// Flash that takes no time: no erase, no word write, no hash on validation. Not a model of
+    /// any nRF5: for measuring what a client itself costs when nothing on the device paces it.
+    public mutating func makeFlashInstant() {
+        pageErase = .zero
+        wordWrite = .zero
+        hashPerKiB = .zero
+    }
+
     /// Link-layer packets an ATT payload of `length` bytes occupies.
     public func slots(forPayload length: Int) -> Int { length > singleSlotPayload ? 2 : 1 }
 

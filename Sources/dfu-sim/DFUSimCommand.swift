@@ -44,6 +44,16 @@ struct DFUSimCommand: AsyncParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
+            "The simulated flash takes no time: no erase, no word write, no hash.",
+            discussion: """
+                Not a model of any nRF5: nothing on the device paces a client, for measuring what \
+                the client itself costs (`dfu-bench host --instant-flash`). A slow-flash fault \
+                still sets the erase time.
+                """))
+    var instantFlash = false
+
+    @Flag(
+        help: ArgumentHelp(
             "Stand in for bluetoothd instead of serving on an adapter (no radio needed).",
             discussion: """
                 Owns org.bluez on the system bus (in practice a private bus named by \
@@ -67,8 +77,7 @@ struct DFUSimCommand: AsyncParsableCommand {
             if bluetoothdStandIn { return try await standIn(reporter: reporter, stop: stop) }
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
-                configuration: simulation.configuration(
-                    address: BluetoothAddress(links.adapterAddress)!, name: name))
+                configuration: deviceConfiguration(address: BluetoothAddress(links.adapterAddress)!))
             let host = DeviceHost(device: device, links: links, reporter: reporter)
             try await host.start()
             await stop.wait()
@@ -92,8 +101,7 @@ struct DFUSimCommand: AsyncParsableCommand {
 extension DFUSimCommand {
     /// The device behind a `BluetoothdStandIn`, until SIGINT or SIGTERM.
     private func standIn(reporter: SimReporter, stop: TerminationSignal) async throws {
-        let device = try RealTimeDevice(
-            configuration: simulation.configuration(address: Self.standInAddress, name: name))
+        let device = try RealTimeDevice(configuration: deviceConfiguration(address: Self.standInAddress))
         let standIn = try await BluetoothdStandIn(
             connection: try await DBusConnection.connect(to: .system), device: device)
         let persona = device.persona
@@ -104,6 +112,14 @@ extension DFUSimCommand {
     }
 
     private static let standInAddress = BluetoothAddress("C0:DE:00:00:00:10")!
+
+    private func deviceConfiguration(address: BluetoothAddress) throws(SimulationOptionsError)
+        -> SimulatedDeviceConfiguration
+    {
+        var configuration = try simulation.configuration(address: address, name: name)
+        if instantFlash { configuration.timing.makeFlashInstant() }
+        return configuration
+    }
 }
 
 /// Waits for SIGINT or SIGTERM (which then no longer end the process by themselves).

@@ -11,7 +11,11 @@ final class LinkTimeTests: XCTestCase {
     let interval = SimulationTiming().connectionInterval
 
     private func client(mtu: Int = 247) async throws -> ScriptedClient {
-        let central = try SimulatedCentral(devices: [Fixtures.docDevice(mtu: mtu)])
+        try await client(Fixtures.docDevice(mtu: mtu))
+    }
+
+    private func client(_ device: SimulatedDeviceConfiguration) async throws -> ScriptedClient {
+        let central = try SimulatedCentral(devices: [device])
         let client = try await ScriptedClient(central: central, device: DeviceIdentifier("C0:DE:00:00:00:10"))
         try await client.subscribe(cp)
         return client
@@ -85,5 +89,22 @@ final class LinkTimeTests: XCTestCase {
         let answeredAfter = client.now - (created - interval)
         XCTAssertGreaterThanOrEqual(answeredAfter, ready)
         XCTAssertLessThan(answeredAfter, ready + interval)
+    }
+
+    func testInstantFlashAnswersExecuteInOneRoundTrip() async throws {
+        var device = Fixtures.docDevice(mtu: 247)
+        device.timing.makeFlashInstant()
+        let image = Fixtures.image(count: 160)
+        let client = try await client(device)
+        let accepted = try await client.sendSecureInitPacket(try Fixtures.initPacket(for: image))
+        XCTAssertEqual(accepted, [0x60, 0x04, 0x01])
+        _ = try await client.request(cp, [0x01, 0x02, 0xA0, 0x00, 0x00, 0x00])
+        try await client.stream(pkt, image[...], payload: 20)
+        let written = client.now
+        let executed = try await client.request(cp, [0x04])
+        XCTAssertEqual(executed, [0x60, 0x04, 0x01])
+        // no erase (85 ms from the Create), word writes or hash to wait for: the answer comes in
+        // the request's round trip (two connection events at the most)
+        XCTAssertLessThanOrEqual(client.now - written, interval * 2)
     }
 }
