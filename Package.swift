@@ -96,6 +96,8 @@ let package = Package(
         // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
         .target(
             name: "TestSupport", dependencies: ["DFUSupport", "NordicDFU", "DBus"], path: "Tests/TestSupport"),
+        // glibc's count of live heap bytes, which Swift's Glibc module does not show (LeakTests).
+        .target(name: "CHeapInUse", path: "Tests/CHeapInUse"),
         .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
         .testTarget(
             name: "NordicDFUTests",
@@ -124,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "BlueZSystemTests",
             dependencies: [
-                "DFUSupport",
+                "CHeapInUse", "DFUSupport",
                 "BlueZ", "DBus", "GATT", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]
