@@ -43,7 +43,7 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     public var maximumWriteWithoutResponseLength: Int {
         get async {
-            var mtu = await commands.acquiredMTU
+            var mtu = commands.acquiredMTU
             if mtu == nil { mtu = try? await currentMTU() }
             return min((mtu ?? 23) - 3, Self.bluetoothdValueLimit)
         }

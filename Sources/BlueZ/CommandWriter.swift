@@ -16,10 +16,9 @@ actor CommandWriter {
     private let context: CharacteristicContext
     private let path: String
     private let uuid: BluetoothUUID
-    private var route: Path = .undecided
-    /// The socket of `route` once `AcquireWrite` gave one; it stays for good, so a write through
-    /// it needs no hop onto the actor.
-    private let acquired = Mutex<PacketSocket?>(nil)
+    /// Chosen on the actor by the first write and kept for good, so that a write through the
+    /// acquired socket reads it without a hop onto the actor.
+    private let route = Mutex(Path.undecided)
 
     /// How long one command may wait for room in bluetoothd's queue.
     static let sendTimeout: Duration = .seconds(10)
@@ -31,8 +30,8 @@ actor CommandWriter {
     }
 
     /// The MTU the acquired socket came with, if one is in use.
-    var acquiredMTU: Int? {
-        if case .socket(let socket) = route { return socket.mtu }
+    nonisolated var acquiredMTU: Int? {
+        if case .socket(let socket) = route.withLock({ $0 }) { return socket.mtu }
         return nil
     }
 
@@ -42,7 +41,7 @@ actor CommandWriter {
     nonisolated(nonsending) func write(
         _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
     ) async throws {
-        if let socket = acquired.withLock({ $0 }) {
+        if case .socket(let socket) = route.withLock({ $0 }) {
             try send(bytes, through: socket, inPacketsOf: packetSize, written: &written)
         } else {
             try await writeChoosingRoute(bytes, inPacketsOf: packetSize, written: &written)
@@ -52,11 +51,12 @@ actor CommandWriter {
     private func writeChoosingRoute(
         _ bytes: ArraySlice<UInt8>, inPacketsOf packetSize: Int, written: inout Int
     ) async throws {
-        if case .undecided = route {
-            route = await acquire()
-            if case .socket(let socket) = route { acquired.withLock { $0 = socket } }
+        var chosen = route.withLock { $0 }
+        if case .undecided = chosen {
+            chosen = await acquire()
+            route.withLock { [chosen] in $0 = chosen }
         }
-        switch route {
+        switch chosen {
         case .socket(let socket):
             try send(bytes, through: socket, inPacketsOf: packetSize, written: &written)
         case .methodCalls, .undecided:
