@@ -23,7 +23,8 @@ struct DFUSimCommand: AsyncParsableCommand {
             With --json it prints JSON Lines: {"event":"advertising","device":"…","name":"…",\
             "mode":"application"|"bootloader"} each time the device (re)starts advertising, and \
             on SIGINT/SIGTERM the contract's simulator event (docs/cli-contract.md) before it \
-            exits 0.
+            exits 0. With --trace also {"event":"write","characteristic":"…","length":N,\
+            "value":"<hex>","notifies_after_ms":[…]} for every write the device takes.
 
             Examples:
               dfu-sim --simulate secure-app --adapter hci1
@@ -41,6 +42,16 @@ struct DFUSimCommand: AsyncParsableCommand {
 
     @Flag(help: "Print JSON Lines events (see above).")
     var json = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Also print every write the device takes, and when its answers are due.",
+            discussion: """
+                Reported once the write was handed to the device and answered: its \
+                characteristic, length, first 20 bytes, and after how long each notification it \
+                causes is due (a flash-bound Execute shows its wait here).
+                """))
+    var trace = false
 
     @Flag(
         help: ArgumentHelp(
@@ -64,6 +75,9 @@ struct DFUSimCommand: AsyncParsableCommand {
     var bluetoothdStandIn = false
 
     func validate() throws {
+        if trace && bluetoothdStandIn {
+            throw ValidationError("--trace reports writes on an adapter; the stand-in has none to report")
+        }
         if simulation.simulate == nil {
             throw ValidationError(
                 "--simulate KIND is required: \(SimulatedDeviceKind.names.joined(separator: ", "))")
@@ -78,7 +92,7 @@ struct DFUSimCommand: AsyncParsableCommand {
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
                 configuration: deviceConfiguration(address: BluetoothAddress(links.adapterAddress)!))
-            let host = DeviceHost(device: device, links: links, reporter: reporter)
+            let host = DeviceHost(device: device, links: links, reporter: reporter, tracesWrites: trace)
             try await host.start()
             await stop.wait()
             await host.stop()

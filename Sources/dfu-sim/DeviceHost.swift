@@ -30,19 +30,23 @@ final class DeviceHost: Sendable {
     private enum Action: Sendable {
         case notify(BluetoothUUID, [UInt8], due: ContinuousClock.Instant)
         case dropLink(rebootDelay: Duration?)
+        /// `--trace`: report a write, in order with what the device does.
+        case report(BluetoothUUID, [UInt8], notifiesAfter: [Duration])
     }
 
     private let device: RealTimeDevice
     private let links: PeripheralLinks
     private let reporter: SimReporter
+    private let tracesWrites: Bool
     private let state = Locked(State())
     private let actions = AsyncStream<Action>.makeStream()
     private let workers = Locked<[Task<Void, Never>]>([])
 
-    init(device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter) {
+    init(device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter, tracesWrites: Bool) {
         self.device = device
         self.links = links
         self.reporter = reporter
+        self.tracesWrites = tracesWrites
     }
 
     /// Serves the device's first persona and starts following links and reactions.
@@ -81,6 +85,11 @@ final class DeviceHost: Sendable {
         guard delivered else { return }
         let reaction = device.write(characteristic, value)
         let now = ContinuousClock.now
+        if tracesWrites {
+            // the action runner prints it, as a rule after this call has returned and the write was answered
+            actions.continuation.yield(
+                .report(characteristic, value, notifiesAfter: reaction.notifications.map(\.after)))
+        }
         for notification in reaction.notifications {
             actions.continuation.yield(
                 .notify(notification.characteristic, notification.value, due: now + notification.after))
@@ -119,6 +128,8 @@ final class DeviceHost: Sendable {
                 state.dropping = false
                 state.rebooting = false
             }
+        case .report(let characteristic, let value, let delays):
+            reporter.write(characteristic, value, notifiesAfter: delays)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DFUSimulator
 import Foundation
+import GATT
 
 /// What dfu-sim tells its user: JSON Lines on stdout (`--json`), or lines for a person.
 struct SimReporter: Sendable {
@@ -44,6 +45,28 @@ struct SimReporter: Sendable {
             }
         }
     }
+
+    /// The device received a write (`--trace`): the characteristic, the value's length and first
+    /// bytes (hex), and how long after the write each notification it answers with is due.
+    func write(_ characteristic: BluetoothUUID, _ value: [UInt8], notifiesAfter delays: [Duration]) {
+        let shown = value.prefix(Self.tracedBytes).map { String(format: "%02x", $0) }.joined()
+        let delaysMs = delays.map { $0 / .milliseconds(1) }
+        if json {
+            line([
+                "event": "write", "characteristic": characteristic.uuidString, "length": value.count,
+                "value": shown, "notifies_after_ms": delaysMs,
+            ])
+        } else {
+            let more = value.count > Self.tracedBytes ? "…" : ""
+            let notifications = delaysMs.map { String(format: "%.1f ms", $0) }.joined(separator: ", ")
+            line(
+                "write \(characteristic.uuidString): \(shown)\(more) (\(value.count) bytes)"
+                    + (delaysMs.isEmpty ? "" : "; notifies after \(notifications)"))
+        }
+    }
+
+    /// How much of a written value `write` shows: a control point request whole, a packet's start.
+    private static let tracedBytes = 20
 
     /// Something worth a person's attention that does not stop the device.
     func warning(_ message: String) {

@@ -1,20 +1,23 @@
 import BlueZ
+import DFUSupport
 import Foundation
 import TestSupport
 import XCTest
 
 /// The daemon and the adapter failing under a Secure update (docs/reliability.md): the fault
-/// comes as the sixth of the 100 KiB image's 25 data objects streams, once the updater
-/// reports 24 %; the update must end with the contract's exit code and `DFUError` within a bound, never hang, and
-/// a second run must then complete, resuming where the device kept the transfer (a `dfu-sim`
+/// comes while the sixth of the 100 KiB image's 25 data objects waits for its Execute's answer;
+/// the update must end with the contract's exit code and `DFUError` within a bound, never hang,
+/// and a second run must then complete, resuming where the device kept the transfer (a `dfu-sim`
 /// that lost its bluetoothd keeps nothing: see `testBluetoothdKilledMidTransfer`).
 final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// 100 KiB in 25 data objects: several seconds of transfer in the VM.
     private let package = "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip"
-    /// Progress is reported per 4 KiB data object, once its packets are written: the fault comes
-    /// as the sixth object's packets stream (24 %), after the first five (20,480 bytes) were
-    /// executed.
-    private let faultAt = (progress: "\"percent\":24,", executedBytes: 20_480)
+    /// The fault comes at the seventh Execute dfu-sim takes (the init packet's is the first), once
+    /// the first five data objects (20,480 bytes) were executed.
+    private let faultAt = (execute: 7, executedBytes: 20_480)
+    /// The faulted device's page erase in ms: an object's Execute waits about this long for the
+    /// flash, with no write in flight, and that is when the fault comes (see `flash`).
+    private let slowEraseMs = 500
     /// How long after the fault the updater may take to give up: its connection attempts
     /// (3 × 10 s) and the bootloader scan (10 s), with room for the emulator.
     private let giveUpBound = Duration.seconds(60)
@@ -31,8 +34,10 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     }
 
     func testBluetoothdKilledMidTransfer() async throws {
-        let (simulator, address) = try await simulate("secure")
-        let failed = try await flash(address) { try await SystemTestEnvironment.killBluetoothd() }
+        let (simulator, address) = try await simulateTraced()
+        let failed = try await flash(simulator, at: address) {
+            try await SystemTestEnvironment.killBluetoothd()
+        }
         assertFailed(failed, exitCode: 69, error: "bluetoothDisabled")
         try await SystemTestEnvironment.restoreBluetoothd()
         // dfu-sim served the device through the bluetoothd that died: its GATT application and
@@ -50,8 +55,10 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     }
 
     func testAdapterPoweredOffMidTransfer() async throws {
-        let (simulator, address) = try await simulate("secure")
-        let failed = try await flash(address) { try await SystemTestEnvironment.setPower(of: 0, on: false) }
+        let (simulator, address) = try await simulateTraced()
+        let failed = try await flash(simulator, at: address) {
+            try await SystemTestEnvironment.setPower(of: 0, on: false)
+        }
         assertFailed(failed, exitCode: 69, error: "bluetoothDisabled")
         try await SystemTestEnvironment.setPower(of: 0, on: true)
         try await assertSecondRunResumes(on: simulator, at: address)
@@ -60,9 +67,9 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// With `--retries 0`, so that the lost device object ends the run (with retries it is a
     /// lost link the updater reconnects after).
     func testDeviceRemovedFromBluetoothdMidTransfer() async throws {
-        let (simulator, address) = try await simulate("secure")
+        let (simulator, address) = try await simulateTraced()
         let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
-        let failed = try await flash(address, ["--retries", "0"]) {
+        let failed = try await flash(simulator, at: address, ["--retries", "0"]) {
             try await central.removeDevice(address: address)
         }
         assertFailed(failed, exitCode: 1, error: "deviceDisconnected")
@@ -71,40 +78,49 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
 
     // MARK: -
 
-    /// Runs the update of `package`, runs `fault` as soon as the packets of the data object
-    /// that brings the updater to 24 % are written, and returns the run; fails the test unless
-    /// the updater ended within `giveUpBound` of the fault.
+    /// A Secure device that reports the writes it takes and erases slowly.
+    private func simulateTraced() async throws -> (SimulatedDeviceProcess, String) {
+        try await simulate("secure", ["--trace", "--sim-fault", "slow-flash=\(slowEraseMs)"])
+    }
+
+    /// Runs the update of `package`, runs `fault` once `simulator` took the Execute of
+    /// `faultAt`, and returns the run; fails the test unless the updater ended within
+    /// `giveUpBound` of the fault.
     ///
-    /// Then the packets stream and no control point write is pending (the object's Create was
-    /// answered, its receipt and Execute are still to come): bluetoothd 5.66 crashes when a
-    /// link drops while it waits for a GATT application's answer to a write (a timeout or the
-    /// application's unregistration later touches the freed link; docs/dfu-sim.md), and the
-    /// application here is `dfu-sim` on the same bluetoothd.
+    /// Then bluetoothd has answered every write, and the updater waits for the Execute's answer,
+    /// which the slow flash holds back: nothing is in flight. bluetoothd 5.66 crashes when a link
+    /// drops while it waits for a GATT application's answer to a write (control point requests
+    /// and packets alike; a timeout or the application's unregistration later touches the freed
+    /// link; docs/dfu-sim.md), and the application here is `dfu-sim` on the same bluetoothd.
     private func flash(
-        _ address: String, _ arguments: [String] = [],
+        _ simulator: SimulatedDeviceProcess, at address: String, _ arguments: [String] = [],
         injecting fault: @escaping @Sendable () async throws -> Void
     ) async throws -> Flash {
-        let (progressed, reached) = AsyncStream<String>.makeStream()
         let arguments = flashArguments(package, device: address, arguments)
-        let trigger = faultAt.progress
+        let ended = Locked(false)
         let run = Task {
-            defer { reached.finish() }
+            defer { ended.withLock { $0 = true } }
             return try await ProcessRunner.run(
-                SystemTestEnvironment.dfuUpdateExecutable, arguments, timeout: .seconds(150),
-                whenOutputContains: trigger
-            ) { reached.yield($0) }
+                SystemTestEnvironment.dfuUpdateExecutable, arguments, timeout: .seconds(150))
         }
+        let execute = try await simulator.waitForEvent(
+            faultAt.execute, timeout: .seconds(150), while: { !ended.withLock { $0 } },
+            matching: { $0["event"] as? String == "write" && ($0["value"] as? String) == "04" })
         var injectedAt: ContinuousClock.Instant?
-        for await _ in progressed {
+        if execute != nil {
             injectedAt = .now
             try await fault()
-            break
         }
         let flash = Flash(try await run.value)
         let faulted = try XCTUnwrap(
-            injectedAt, "the update never reached 24 %: \(flash.events) \(flash.stderr)")
+            injectedAt, "dfu-sim never took Execute \(faultAt.execute): \(flash.events) \(flash.stderr)")
+        let answerDue = (execute?["notifies_after_ms"] as? [Double])?.first ?? 0
+        XCTAssertGreaterThan(
+            answerDue, 100, "the Execute was answered before the fault could come: \(execute ?? [:])")
         let tookToEnd = ContinuousClock.now - faulted
-        print("\(name): the updater ended \(tookToEnd) after the fault")
+        print(
+            "\(name): the Execute's answer was due \(answerDue) ms later; the updater ended \(tookToEnd) after the fault"
+        )
         XCTAssertLessThan(tookToEnd, giveUpBound, "\(flash.events)")
         return flash
     }

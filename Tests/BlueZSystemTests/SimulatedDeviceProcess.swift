@@ -45,6 +45,22 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
         return advertisements[count - 1]
     }
 
+    /// Waits (at most `timeout`, and only while `stillExpected()` holds) for the `occurrence`-th
+    /// event that `matches`, e.g. a `write` event of `--trace`; returns it, or nil when the wait
+    /// ended without it.
+    func waitForEvent(
+        _ occurrence: Int = 1, timeout: Duration, while stillExpected: () -> Bool = { true },
+        matching matches: ([String: Any]) -> Bool
+    ) async throws -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, process.isRunning, stillExpected() {
+            let found = events.filter(matches)
+            if found.count >= occurrence { return found[occurrence - 1] }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
     /// Sends SIGINT, waits (at most 20 s) for the process to exit and returns its `simulator`
     /// event; fails the test unless it exited 0 with one.
     func stop(file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
