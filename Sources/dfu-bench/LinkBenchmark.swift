@@ -56,6 +56,9 @@ struct LinkBenchmark: AsyncParsableCommand {
     @Option(help: "The simulated device's page erase time in ms (default: the nRF52's 85).")
     var eraseMs: Int?
 
+    @Flag(help: "The simulated device's flash takes no time (dfu-sim --instant-flash; not with --erase-ms).")
+    var instantFlash = false
+
     @Flag(inversion: .prefixedNo, help: "Also update each --sizes image with the plain client.")
     var plainClient = true
 
@@ -70,6 +73,9 @@ struct LinkBenchmark: AsyncParsableCommand {
             throw ValidationError(
                 "--round-trips and --probe-repeats must be positive, --probe-packets 10…65535")
         }
+        if instantFlash && eraseMs != nil {
+            throw ValidationError("--instant-flash takes no time to erase either; leave out --erase-ms")
+        }
     }
 
     func run() async throws {
@@ -83,6 +89,7 @@ struct LinkBenchmark: AsyncParsableCommand {
             "\(max(900, bankKiB))",
         ]
         if let eraseMs { simulatorArguments += ["--sim-fault", "slow-flash=\(eraseMs)"] }
+        if instantFlash { simulatorArguments.append("--instant-flash") }
         let serve = {
             try SimulatorProcess(
                 executable: SimulatorProcess.executable(dfuSim),
@@ -115,6 +122,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         report.link(link, measured: "mean")
         var timing = SimulationTiming()
         if let eraseMs { timing.pageErase = .milliseconds(eraseMs) }
+        if instantFlash { timing.makeFlashInstant() }
         for (run, initBytes, plain) in runs {
             let protocolBound = ProtocolBound(link: link, flash: nil).duration(
                 imageBytes: run.imageBytes, initPacketBytes: initBytes)

@@ -10,6 +10,9 @@ import NordicDFU
 struct LinkFigures {
     /// A control point request written and its response notified (Set PRN).
     var requestRoundTrip: Duration
+    /// A control point request written until its write response (bluetoothd's `WriteValue`
+    /// reply): from then on packets may follow it (docs/engine.md, "Streaming behind Create").
+    var requestWriteResponse: Duration
     /// One packet written without response and its packet receipt notified (PRN 1).
     var receiptRoundTrip: Duration
     /// Write-without-response bytes per second that reach the device, from the time of a long
@@ -35,6 +38,7 @@ extension LinkFigures {
     static func mean(_ first: LinkFigures, _ second: LinkFigures) -> LinkFigures {
         LinkFigures(
             requestRoundTrip: (first.requestRoundTrip + second.requestRoundTrip) / 2,
+            requestWriteResponse: (first.requestWriteResponse + second.requestWriteResponse) / 2,
             receiptRoundTrip: (first.receiptRoundTrip + second.receiptRoundTrip) / 2,
             rawBytesPerSecond: 2 / (1 / first.rawBytesPerSecond + 1 / second.rawBytesPerSecond),
             packetBytes: first.packetBytes, objectSize: first.objectSize,
@@ -64,10 +68,13 @@ struct LinkProbe {
             throw ValidationError("Select (data) returned no object size")
         }
         var requests: [Duration] = []
+        var writeResponses: [Duration] = []
         let requestsCPUBefore = LinkBenchmark.processCPUSeconds()
         for _ in 0..<roundTrips {
             let start = ContinuousClock.now
-            _ = try await link.request(.setPacketReceiptNotification(0))
+            try await link.write(.setPacketReceiptNotification(0))
+            writeResponses.append(ContinuousClock.now - start)
+            _ = try await link.response(to: .setPacketReceiptNotification(0))
             requests.append(ContinuousClock.now - start)
         }
         let requestCPU = (LinkBenchmark.processCPUSeconds() - requestsCPUBefore) / Double(roundTrips)
@@ -87,6 +94,7 @@ struct LinkProbe {
         _ = try await link.request(.setPacketReceiptNotification(0))
         return LinkFigures(
             requestRoundTrip: requests.sorted()[requests.count / 2],
+            requestWriteResponse: writeResponses.sorted()[writeResponses.count / 2],
             receiptRoundTrip: receipts.sorted()[receipts.count / 2],
             rawBytesPerSecond: Double((longRun - shortRun) * packetBytes) / (long - short).seconds,
             packetBytes: packetBytes, objectSize: Int(objectSize),

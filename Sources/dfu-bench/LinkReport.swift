@@ -11,6 +11,7 @@ struct LinkReport {
             emit([
                 ("benchmark", "\"link\""), ("measured", "\"\(measured)\""),
                 ("request_round_trip_ms", format(link.requestRoundTrip.seconds * 1000)),
+                ("request_write_response_ms", format(link.requestWriteResponse.seconds * 1000)),
                 ("receipt_round_trip_ms", format(link.receiptRoundTrip.seconds * 1000)),
                 ("raw_bytes_per_second", format(link.rawBytesPerSecond)),
                 ("packet_bytes", "\(link.packetBytes)"), ("object_bytes", "\(link.objectSize)"),
@@ -19,7 +20,8 @@ struct LinkReport {
             ])
         } else {
             print(
-                "link (\(measured)): control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms, "
+                "link (\(measured)): control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms "
+                    + "(write response \(format(link.requestWriteResponse.seconds * 1000)) ms), "
                     + "packet receipt round trip \(format(link.receiptRoundTrip.seconds * 1000)) ms, "
                     + "raw write without response \(kB(link.rawBytesPerSecond)) "
                     + "(\(link.packetBytes)-byte packets, \(link.objectSize)-byte objects), "

@@ -3,12 +3,13 @@ import DFUSupport
 
 /// The shortest Secure DFU of one image a client could make on a measured link
 /// (docs/engine.md, "Through bluetoothd"): one Set PRN, then for every object, the init packet's
-/// included, Create answered, the object's bytes streamed at the raw rate with the checksum in
-/// the receipt for its last packet, and Execute answered. Nothing else: no Select, no
-/// Calculate Checksum, no wait. The span is the engine's `transferDurations` span, from the
-/// first control point request to the final Execute answer. (The engine streams an object once
-/// its Create is written, before the answer: it can beat the Create step by up to half a round
-/// trip an object, docs/engine.md "Streaming behind Create".)
+/// included, Create written, the object's bytes streamed from Create's write response at the raw
+/// rate (the SDK takes packets behind a Create it has not answered yet: docs/engine.md
+/// "Streaming behind Create") with the checksum in the receipt for the last packet, and Execute
+/// written once both Create's answer and that receipt are in, then answered. Create and Execute
+/// are each answered before the next request, as the bound asks. Nothing else: no
+/// Select, no Calculate Checksum, no wait. The span is the engine's `transferDurations` span,
+/// from the first control point request to the final Execute answer.
 ///
 /// With `flash`, the device's flash model too (what `dfu-sim` runs, docs/simulator.md): a
 /// request reaches the device half a round trip after it is written; Execute is answered only
@@ -25,7 +26,7 @@ struct ProtocolBound {
         var now = roundTrip  // Set PRN, once
         var flashFreeAt = 0.0
         // the init packet's object; its Execute queues the settings write
-        now += roundTrip + stream(initPacketBytes)
+        now = streamed(createdAt: now, bytes: initPacketBytes).executeWritten
         if let flash { flashFreeAt = now + oneWay + flash.settingsWriteOperations.reduce(.zero, +).seconds }
         now += roundTrip
         var offset = 0
@@ -35,20 +36,33 @@ struct ProtocolBound {
             if let flash {
                 flashFreeAt = max(flashFreeAt, now + oneWay) + flash.eraseTime(bytes: size).seconds
             }
-            now += roundTrip + stream(size)
+            let created = now
+            let (lastReceipt, executeWritten) = streamed(createdAt: created, bytes: size)
+            now = executeWritten
             var validation = 0.0
             if let flash {
-                // every word is written after the erase, the last packet's after it arrived
+                // every word is written after the erase and after its packet arrived: from the
+                // first packet's arrival on, and the last packet's words after it
+                let oneWayPacket = link.receiptRoundTrip.seconds / 2
+                let firstArrival = created + link.requestWriteResponse.seconds + oneWayPacket
                 let lastPacket = (size - 1) % link.packetBytes + 1
-                let lastArrival = now - link.receiptRoundTrip.seconds / 2
                 flashFreeAt = max(
-                    flashFreeAt + flash.writeTime(bytes: size).seconds,
-                    lastArrival + flash.writeTime(bytes: lastPacket).seconds)
+                    max(flashFreeAt, firstArrival) + flash.writeTime(bytes: size).seconds,
+                    lastReceipt - oneWayPacket + flash.writeTime(bytes: lastPacket).seconds)
                 if offset == imageBytes { validation = flash.hashTime(bytes: imageBytes).seconds }
             }
             now = max(now + oneWay, flashFreeAt) + validation + oneWay
         }
         return .seconds(now)
+    }
+
+    /// An object of `bytes` whose Create was written at `createdAt`: when the receipt for its last
+    /// packet is in (the packets streamed from Create's write response), and when its Execute can
+    /// be written (that receipt in and Create answered).
+    private func streamed(createdAt: Double, bytes: Int) -> (lastReceipt: Double, executeWritten: Double) {
+        let createAnswered = createdAt + link.requestRoundTrip.seconds
+        let lastReceipt = createdAt + link.requestWriteResponse.seconds + stream(bytes)
+        return (lastReceipt, max(createAnswered, lastReceipt))
     }
 
     /// Streaming `bytes` in packets until the receipt for the last one arrives: the first

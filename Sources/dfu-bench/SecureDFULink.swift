@@ -45,7 +45,17 @@ struct SecureDFULink {
 
     /// Writes `request` and returns its response (a receipt still in flight is skipped).
     func request(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
+        try await write(request)
+        return try await response(to: request)
+    }
+
+    /// Writes `request`; returns once the device took it (the write response).
+    func write(_ request: SecureDFURequest) async throws {
         try await controlPoint.write(request.encoded, timeout: Self.timeout)
+    }
+
+    /// The response to `request`, written before (a receipt still in flight is skipped).
+    func response(to request: SecureDFURequest) async throws -> SecureDFUResponse {
         while true {
             let response = try await nextNotification()
             if response.opCode == request.opCode { return response }
