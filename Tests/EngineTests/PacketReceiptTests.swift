@@ -98,8 +98,9 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(update.checksumRequests, 2, "the init packet and the 1808-byte last object")
     }
 
-    /// A bootloader that never sends the receipt: each object falls back to Calculate Checksum
-    /// after the receipt's timeout.
+    /// A bootloader that never sends the receipt: each object falls back to Calculate Checksum,
+    /// the first two after the receipt's timeout; then the engine turns receipts off (Set PRN 0)
+    /// and waits for none.
     func testMissingReceiptsFallBackToCalculateChecksum() async throws {
         let package = try TestPackages.secureApp()
         var options = Self.options(prn: nil)
@@ -108,6 +109,28 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(update.result.outcome, .completed, update.logs)
         XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
         XCTAssertEqual(update.checksumRequests, 4, "the init packet and each of the three objects")
+        let timeouts =
+            update.logs.components(separatedBy: "a packet receipt notification did not arrive").count - 1
+        XCTAssertEqual(timeouts, 2, "receipts waited for after two went missing: \(update.logs)")
+        let lastIntervalSet = update.link.requests.last {
+            $0.first == SecureDFURequest.setPacketReceiptNotification(0).opCode
+        }
+        XCTAssertEqual(lastIntervalSet, SecureDFURequest.setPacketReceiptNotification(0).encoded)
+    }
+
+    /// A receipt interval the user chose stays, even when the device sends none.
+    func testChosenReceiptIntervalStaysWhenReceiptsGoMissing() async throws {
+        let package = try TestPackages.secureApp()
+        var options = Self.options(prn: 4)
+        options.notificationTimeout = .milliseconds(100)
+        let update = await ScriptedUpdate.secure(package, options: options) { $0.sendsReceipts = false }
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
+        let intervals = update.link.requests.filter {
+            $0.first == SecureDFURequest.setPacketReceiptNotification(0).opCode
+        }
+        XCTAssertFalse(
+            intervals.contains(SecureDFURequest.setPacketReceiptNotification(0).encoded), update.logs)
     }
 
     static func options(prn: UInt16?) -> DFUOptions {

@@ -66,10 +66,19 @@ struct SecureControlPoint {
     }
 
     /// Restarts the device's receipt count when the ledger lost track of it: every receipt sent
-    /// before the Set PRN response is stale, and the response says where the count starts.
+    /// before the Set PRN response is stale, and the response says where the count starts. Turns
+    /// receipts off instead when the device has shown that it does not send them.
     private func resynchronize() async throws {
-        let interval = UInt16(channel.ledger.interval)
-        session.log(.info, "restarting the packet receipt count before asking for the checksum")
+        var interval = UInt16(channel.ledger.interval)
+        if session.givesUpDefaultReceipts {
+            interval = 0
+            session.log(
+                .warning,
+                "the device sent no packet receipt when due twice in a row; "
+                    + "asking for each object's checksum instead")
+        } else {
+            session.log(.info, "restarting the packet receipt count before asking for the checksum")
+        }
         try await require(
             .setPacketReceiptNotification(interval), timeout: session.options.notificationTimeout)
     }

@@ -59,9 +59,11 @@ extension SecureFirmwareTransfer {
 
     /// Packets per receipt: the user's choice, or by default the packets of one object, so that
     /// the receipt for an object's last packet carries the offset and CRC that Calculate
-    /// Checksum would ask for — one round trip fewer per object.
+    /// Checksum would ask for — one round trip fewer per object. None once the device has shown
+    /// that it does not send them (`UpdateSession.givesUpDefaultReceipts`).
     func receiptInterval(objectSize: Int) -> UInt16 {
-        options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
+        if session.givesUpDefaultReceipts { return 0 }
+        return options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
     }
 
     /// Creates (unless continuing a partial one), streams and checks one data object, until the
