@@ -118,6 +118,18 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(lastIntervalSet, SecureDFURequest.setPacketReceiptNotification(0).encoded)
     }
 
+    /// A bootloader whose count Create does not restart: with the init packet counted, the
+    /// receipts land a packet before each object's end; each object is then checksummed.
+    func testDeviceThatCountsAcrossObjectsIsChecksummed() async throws {
+        let package = try TestPackages.secureApp()  // 12288 bytes: three full objects
+        let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil)) {
+            $0.restartsCountOnCreate = false
+        }
+        XCTAssertEqual(update.result.outcome, .completed, update.logs)
+        XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
+        XCTAssertEqual(update.checksumRequests, 4, "the init packet and each of the three objects")
+    }
+
     /// A receipt interval the user chose stays, even when the device sends none.
     func testChosenReceiptIntervalStaysWhenReceiptsGoMissing() async throws {
         let package = try TestPackages.secureApp()

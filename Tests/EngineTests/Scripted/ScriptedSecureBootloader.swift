@@ -16,6 +16,8 @@ struct ScriptedSecureBootloader: ScriptedBootloader {
     var countsDroppedPackets = false
     /// A bootloader that counts differently: it never sends a receipt.
     var sendsReceipts = true
+    /// Another that counts differently: Create does not restart its count (Set PRN does).
+    var restartsCountOnCreate = true
     /// A bootloader without room for the image: Create (data) is answered Insufficient Resources.
     var refusesDataObjects = false
 
@@ -45,7 +47,7 @@ struct ScriptedSecureBootloader: ScriptedBootloader {
             isCommand = false
             outcome = .failure(.insufficientResources, extended: nil)
         case .create(let type, let size):
-            counted = 0
+            if restartsCountOnCreate { counted = 0 }
             isCommand = type == .command
             if isCommand {
                 command = []
