@@ -30,8 +30,14 @@ final class DeviceHost: Sendable {
     private enum Action: Sendable {
         case notify(BluetoothUUID, [UInt8], due: ContinuousClock.Instant)
         case dropLink(rebootDelay: Duration?)
-        /// `--trace`: report a write, in order with what the device does.
-        case report(BluetoothUUID, [UInt8], notifiesAfter: [Duration])
+    }
+
+    /// `--trace`: a write that arrived at `arrived`, and how long after that its notifications are due.
+    private struct WriteReport: Sendable {
+        var characteristic: BluetoothUUID
+        var value: [UInt8]
+        var arrived: ContinuousClock.Instant
+        var notifiesAfter: [Duration]
     }
 
     private let device: RealTimeDevice
@@ -40,6 +46,8 @@ final class DeviceHost: Sendable {
     private let tracesWrites: Bool
     private let state = Locked(State())
     private let actions = AsyncStream<Action>.makeStream()
+    /// Printed by a task of their own, so that printing them does not hold back what the device does.
+    private let reports = AsyncStream<WriteReport>.makeStream()
     private let workers = Locked<[Task<Void, Never>]>([])
 
     init(device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter, tracesWrites: Bool) {
@@ -58,7 +66,14 @@ final class DeviceHost: Sendable {
         let actionRunner = Task { [self] in
             for await action in actions.stream { await carryOut(action) }
         }
-        workers.withLock { $0 = [linkWatcher, actionRunner] }
+        let reportPrinter = Task { [reporter, reports] in
+            for await report in reports.stream {
+                reporter.write(
+                    report.characteristic, report.value, arrived: report.arrived,
+                    notifiesAfter: report.notifiesAfter)
+            }
+        }
+        workers.withLock { $0 = [linkWatcher, actionRunner, reportPrinter] }
     }
 
     /// Drops the central's link (a link left up poisons the central's next one), stops serving,
@@ -83,12 +98,15 @@ final class DeviceHost: Sendable {
             return !state.dropping
         }
         guard delivered else { return }
+        let arrived = ContinuousClock.now
         let reaction = device.write(characteristic, value)
         let now = ContinuousClock.now
         if tracesWrites {
-            // the action runner prints it, as a rule after this call has returned and the write was answered
-            actions.continuation.yield(
-                .report(characteristic, value, notifiesAfter: reaction.notifications.map(\.after)))
+            // printed by another task, as a rule after this call has returned and the write was answered
+            reports.continuation.yield(
+                WriteReport(
+                    characteristic: characteristic, value: value, arrived: arrived,
+                    notifiesAfter: reaction.notifications.map { now - arrived + $0.after }))
         }
         for notification in reaction.notifications {
             actions.continuation.yield(
@@ -128,8 +146,6 @@ final class DeviceHost: Sendable {
                 state.dropping = false
                 state.rebooting = false
             }
-        case .report(let characteristic, let value, let delays):
-            reporter.write(characteristic, value, notifiesAfter: delays)
         }
     }
 

@@ -6,6 +6,8 @@ import GATT
 /// What dfu-sim tells its user: JSON Lines on stdout (`--json`), or lines for a person.
 struct SimReporter: Sendable {
     let json: Bool
+    /// Where the times of `write` events count from.
+    let started = ContinuousClock.now
 
     /// The device (re)started advertising.
     func advertising(address: String, name: String, mode: DeviceSnapshot.Mode) {
@@ -46,21 +48,27 @@ struct SimReporter: Sendable {
         }
     }
 
-    /// The device received a write (`--trace`): the characteristic, the value's length and first
-    /// bytes (hex), and how long after the write each notification it answers with is due.
-    func write(_ characteristic: BluetoothUUID, _ value: [UInt8], notifiesAfter delays: [Duration]) {
+    /// The device received a write (`--trace`): when (ms since dfu-sim started), the
+    /// characteristic, the value's length and first bytes (hex), and how long after the write each
+    /// notification it answers with is due.
+    func write(
+        _ characteristic: BluetoothUUID, _ value: [UInt8], arrived: ContinuousClock.Instant,
+        notifiesAfter delays: [Duration]
+    ) {
         let shown = value.prefix(Self.tracedBytes).map { String(format: "%02x", $0) }.joined()
         let delaysMs = delays.map { $0 / .milliseconds(1) }
+        let atMs = (arrived - started) / .milliseconds(1)
         if json {
             line([
-                "event": "write", "characteristic": characteristic.uuidString, "length": value.count,
-                "value": shown, "notifies_after_ms": delaysMs,
+                "event": "write", "at_ms": atMs, "characteristic": characteristic.uuidString,
+                "length": value.count, "value": shown, "notifies_after_ms": delaysMs,
             ])
         } else {
             let more = value.count > Self.tracedBytes ? "…" : ""
             let notifications = delaysMs.map { String(format: "%.1f ms", $0) }.joined(separator: ", ")
             line(
-                "write \(characteristic.uuidString): \(shown)\(more) (\(value.count) bytes)"
+                String(format: "%.1f ms: ", atMs)
+                    + "write \(characteristic.uuidString): \(shown)\(more) (\(value.count) bytes)"
                     + (delaysMs.isEmpty ? "" : "; notifies after \(notifications)"))
         }
     }
