@@ -5,37 +5,44 @@ import GATT
 import NordicDFU
 
 /// A Secure DFU bootloader's control point and packet characteristics on one connection, for the
-/// bench's own sequential clients (`LinkProbe`, `PlainSecureClient`).
+/// bench's own sequential clients (`LinkProbe`, `PlainSecureClient`). They run as the engine does,
+/// on the D-Bus connection's thread, and wait for notifications in the engine's
+/// `NotificationInbox`: the comparison is of what each client asks of the device, not of task
+/// hops and timers.
 struct SecureDFULink {
     let controlPoint: any GATTCharacteristic
     let packet: any GATTCharacteristic
-    let responses: NotificationQueue
+    let responses: NotificationInbox
 
     static let timeout = Duration.seconds(20)
 
-    /// Connects through `central`, subscribes to the control point, runs `body` and disconnects.
+    /// Connects through `central`, subscribes to the control point, runs `body` (on the
+    /// central's task executor) and disconnects.
     static func withLink<T>(
         central: BlueZCentral, address: String, _ body: (SecureDFULink) async throws -> T
     ) async throws -> T {
-        let peripheral = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
-        do {
-            let uuids = DFUUUIDs()
-            guard let service = try await peripheral.service(uuids.secureService),
-                let controlPoint = service.characteristic(uuids.secureControlPoint),
-                let packet = service.characteristic(uuids.securePacket)
-            else { throw ValidationError("\(address) has no Secure DFU service") }
-            let link = SecureDFULink(
-                controlPoint: controlPoint, packet: packet,
-                responses: NotificationQueue(try await controlPoint.subscribe(timeout: timeout)))
-            let value = try await body(link)
-            await peripheral.disconnect()
-            return value
-        } catch {
-            await peripheral.disconnect()
-            throw error
+        try await withTaskExecutorPreference(central.taskExecutor) {
+            let peripheral = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
+            do {
+                let uuids = DFUUUIDs()
+                guard let service = try await peripheral.service(uuids.secureService),
+                    let controlPoint = service.characteristic(uuids.secureControlPoint),
+                    let packet = service.characteristic(uuids.securePacket)
+                else { throw ValidationError("\(address) has no Secure DFU service") }
+                let responses = NotificationInbox(
+                    try await controlPoint.subscribe(timeout: timeout), device: address,
+                    executor: central.taskExecutor)
+                defer { responses.close() }
+                let value = try await body(
+                    SecureDFULink(controlPoint: controlPoint, packet: packet, responses: responses))
+                await peripheral.disconnect()
+                return value
+            } catch {
+                await peripheral.disconnect()
+                throw error
+            }
         }
     }
-
     /// The packet size the engine uses on this link with default options.
     var packetBytes: Int {
         get async {
@@ -73,7 +80,9 @@ struct SecureDFULink {
 
     /// The next control point notification, decoded.
     func nextNotification() async throws -> SecureDFUResponse {
-        try SecureDFUResponse(decoding: try await responses.next(timeout: Self.timeout))
+        try SecureDFUResponse(
+            decoding: try await responses.next(
+                timeout: Self.timeout, waitingFor: "a control point notification"))
     }
 
     /// Waits for a packet receipt: a notification for Calculate Checksum's op code, whatever its
@@ -84,22 +93,5 @@ struct SecureDFULink {
             throw ValidationError("expected a packet receipt, got \(notification)")
         }
         return notification.outcome
-    }
-}
-
-/// The control point's notifications, taken one at a time with a real-time bound, by one
-/// caller at a time (the bench's clients are sequential; a timeout ends the benchmark).
-final class NotificationQueue: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
-
-    init(_ stream: AsyncThrowingStream<[UInt8], any Error>) { iterator = stream.makeAsyncIterator() }
-
-    func next(timeout: Duration) async throws -> [UInt8] {
-        try await withRealTimeout(timeout, waitingFor: "a control point notification") {
-            guard let value = try await self.iterator.next() else {
-                throw GATTError.disconnected(device: "the DFU target", reason: "its notifications ended")
-            }
-            return value
-        }
     }
 }

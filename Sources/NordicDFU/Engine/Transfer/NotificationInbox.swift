@@ -4,7 +4,7 @@ import GATT
 /// The notifications (or indications) of one characteristic, queued as they arrive until the
 /// engine asks for the next one. Every wait is bounded in real time; when the link drops, waits
 /// fail with the transport's error.
-final class NotificationInbox: Sendable {
+package final class NotificationInbox: Sendable {
     /// The one caller waiting for a value.
     private struct Waiter {
         var id: Int
@@ -43,7 +43,7 @@ final class NotificationInbox: Sendable {
 
     /// Starts queueing what `stream` delivers, on `executor` (the transport's thread, where the
     /// update runs) when given.
-    init(
+    package init(
         _ stream: AsyncThrowingStream<[UInt8], any Error>, device: String, executor: (any TaskExecutor)? = nil
     ) {
         let task = Task(executorPreference: executor) { [state] in
@@ -59,14 +59,14 @@ final class NotificationInbox: Sendable {
     }
 
     /// Stops listening; pending and later waits fail.
-    func close() {
+    package func close() {
         pump.withLock { $0?.cancel() }
         Self.finish(CancellationError(), state: state)
     }
 
     /// The next value, waiting at most `timeout` (real time) for it; `what` names it in the
     /// timeout's error.
-    func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws -> [UInt8] {
+    package func next(timeout: Duration, waitingFor what: @autoclosure () -> String) async throws -> [UInt8] {
         do {
             return try await next(timeout: timeout)
         } catch is Expired {
