@@ -23,8 +23,8 @@ struct DFUSimCommand: AsyncParsableCommand {
             With --json it prints JSON Lines: {"event":"advertising","device":"…","name":"…",\
             "mode":"application"|"bootloader"} each time the device (re)starts advertising, and \
             on SIGINT/SIGTERM the contract's simulator event (docs/cli-contract.md) before it \
-            exits 0. With --trace also {"event":"write","characteristic":"…","length":N,\
-            "value":"<hex>","notifies_after_ms":[…]} for every write the device takes.
+            exits 0. With --trace also {"event":"write","at_ms":T,"characteristic":"…",\
+            "length":N,"value":"<hex>","notifies_after_ms":[…]} for every write the device takes.
 
             Examples:
               dfu-sim --simulate secure-app --adapter hci1
