@@ -112,14 +112,12 @@ final class PacketReceiptTests: XCTestCase {
         let timeouts =
             update.logs.components(separatedBy: "a packet receipt notification did not arrive").count - 1
         XCTAssertEqual(timeouts, 2, "receipts waited for after two went missing: \(update.logs)")
-        let lastIntervalSet = update.link.requests.last {
-            $0.first == SecureDFURequest.setPacketReceiptNotification(0).opCode
-        }
-        XCTAssertEqual(lastIntervalSet, SecureDFURequest.setPacketReceiptNotification(0).encoded)
+        XCTAssertEqual(update.lastReceiptInterval, SecureDFURequest.setPacketReceiptNotification(0).encoded)
     }
 
     /// A bootloader whose count Create does not restart: with the init packet counted, the
-    /// receipts land a packet before each object's end; each object is then checksummed.
+    /// receipts land a packet before each object's end; each object is then checksummed, and
+    /// after two such objects the engine turns receipts off (Set PRN 0).
     func testDeviceThatCountsAcrossObjectsIsChecksummed() async throws {
         let package = try TestPackages.secureApp()  // 12288 bytes: three full objects
         let update = await ScriptedUpdate.secure(package, options: Self.options(prn: nil)) {
@@ -128,6 +126,8 @@ final class PacketReceiptTests: XCTestCase {
         XCTAssertEqual(update.result.outcome, .completed, update.logs)
         XCTAssertTrue(update.link.bootloader.image == package.images[0].firmware)
         XCTAssertEqual(update.checksumRequests, 4, "the init packet and each of the three objects")
+        XCTAssertEqual(update.lastReceiptInterval, SecureDFURequest.setPacketReceiptNotification(0).encoded)
+        XCTAssertFalse(update.logs.contains("[warning] receipt for"), "no packet was lost: \(update.logs)")
     }
 
     /// A receipt interval the user chose stays, even when the device sends none.

@@ -46,6 +46,11 @@ extension ScriptedUpdate where Bootloader == ScriptedSecureBootloader {
         requestOpCodes.filter { $0 == SecureDFURequest.setPacketReceiptNotification(0).opCode }.count
     }
 
+    /// The last Set PRN request the engine wrote, encoded.
+    var lastReceiptInterval: [UInt8]? {
+        link.requests.last { $0.first == SecureDFURequest.setPacketReceiptNotification(0).opCode }
+    }
+
     /// Calculate Checksum requests the engine wrote.
     var checksumRequests: Int {
         requestOpCodes.filter { $0 == SecureDFURequest.calculateChecksum.opCode }.count

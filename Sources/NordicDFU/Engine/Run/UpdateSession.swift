@@ -26,12 +26,13 @@ final class UpdateSession {
     var applicationAddress: BluetoothAddress?
     /// The wait after each data object's Create, learned from packets lost while flash was busy.
     var flashWait = LearnedFlashWait()
-    /// Packet receipts that did not come when due, in a row; a receipt taken resets the count.
+    /// Secure data objects in a row whose receipt for the last packet did not come where due
+    /// although no packet was lost (none came, or one came early); one that came resets it.
     var receiptsMissedInARow = 0
-    /// Whether Secure DFU gives up the receipts it asks for by default: the device sent none
-    /// when due twice in a row (it sends none, or counts in a way the engine cannot follow), so
-    /// Calculate Checksum checks each object instead of a wait for a receipt that times out. A
-    /// receipt interval the user chose stays.
+    /// Whether Secure DFU gives up the receipts it asks for by default: twice in a row the
+    /// device's receipt did not come where due with nothing lost (it sends none, or counts in a
+    /// way the engine cannot follow), so Calculate Checksum checks each object instead of a wait
+    /// for a receipt that times out. A receipt interval the user chose stays.
     var givesUpDefaultReceipts: Bool {
         options.packetReceiptNotifications == nil && receiptsMissedInARow >= 2
     }

@@ -66,19 +66,10 @@ struct SecureControlPoint {
     }
 
     /// Restarts the device's receipt count when the ledger lost track of it: every receipt sent
-    /// before the Set PRN response is stale, and the response says where the count starts. Turns
-    /// receipts off instead when the device has shown that it does not send them.
+    /// before the Set PRN response is stale, and the response says where the count starts.
     private func resynchronize() async throws {
-        var interval = UInt16(channel.ledger.interval)
-        if session.givesUpDefaultReceipts {
-            interval = 0
-            session.log(
-                .warning,
-                "the device sent no packet receipt when due twice in a row; "
-                    + "asking for each object's checksum instead")
-        } else {
-            session.log(.info, "restarting the packet receipt count before asking for the checksum")
-        }
+        let interval = UInt16(channel.ledger.interval)
+        session.log(.info, "restarting the packet receipt count before asking for the checksum")
         try await require(
             .setPacketReceiptNotification(interval), timeout: session.options.notificationTimeout)
     }

@@ -186,6 +186,8 @@ extension SecureFirmwareTransfer {
         _ bytes: ArraySlice<UInt8>, meter: ProgressMeter?, answering unanswered: SecureDFURequest? = nil
     ) async throws -> (offset: Int, crc: UInt32) {
         var unanswered = unanswered
+        // a receipt that came for fewer bytes than were sent: the offset it gave
+        var earlyReceipt: Int?
         func takeAnswer() async throws {
             guard let request = unanswered else { return }
             unanswered = nil
@@ -198,7 +200,7 @@ extension SecureFirmwareTransfer {
             switch receipt.outcome {
             case .checksum(let offset, _) where receipt.hasReceiptForm:
                 if offset == sentUpTo { return true }
-                session.log(.warning, "receipt for \(offset) bytes, \(sentUpTo) sent")
+                earlyReceipt = Int(offset)
                 return false
             case .failure(let result, let extended) where receipt.hasReceiptForm:
                 throw session.failure(
@@ -209,10 +211,37 @@ extension SecureFirmwareTransfer {
             }
         }
         if case .finished(let receipt?) = end, case .checksum(let offset, let crc) = receipt.outcome {
+            session.receiptsMissedInARow = 0
             return (Int(offset), crc)
         }
         try await takeAnswer()
-        return try await controlPoint.checksum()
+        let held = try await controlPoint.checksum()
+        if case .interrupted(let sentUpTo) = end {
+            try await receiptNotWhereDue(early: earlyReceipt, sentUpTo: sentUpTo, held: held.offset)
+        }
+        return held
+    }
+
+    /// The receipt for the packets up to `sentUpTo` did not come (`early` nil) or came for fewer
+    /// bytes, and the device holds `held`. Fewer bytes held: packets were lost, which explains
+    /// it. All of them held: the device's receipts cannot be counted on (it sends none, or counts
+    /// in another way); twice in a row, and the engine turns them off for the rest of the update
+    /// (`UpdateSession.givesUpDefaultReceipts`).
+    private func receiptNotWhereDue(early: Int?, sentUpTo: Int, held: Int) async throws {
+        guard held >= sentUpTo else {
+            if let early { session.log(.warning, "receipt for \(early) bytes, \(sentUpTo) sent") }
+            return
+        }
+        session.receiptsMissedInARow += 1
+        if let early {
+            session.log(.info, "a receipt came for \(early) of \(sentUpTo) bytes, all of which arrived")
+        }
+        guard session.givesUpDefaultReceipts, controlPoint.channel.ledger.interval > 0 else { return }
+        session.log(
+            .warning,
+            "the device's packet receipts did not come where due twice in a row; "
+                + "asking for each object's checksum instead")
+        try await controlPoint.require(.setPacketReceiptNotification(0), timeout: options.notificationTimeout)
     }
 
     /// An object that arrived incomplete right after Create: the flash was still busy

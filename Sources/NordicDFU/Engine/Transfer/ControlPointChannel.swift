@@ -77,14 +77,10 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
         do {
             let notification = try await next(
                 timeout: session.options.notificationTimeout, waitingFor: "packet receipt notification")
-            if notification.hasReceiptForm {
-                ledger.take()
-                session.receiptsMissedInARow = 0
-            }
+            if notification.hasReceiptForm { ledger.take() }
             return notification
         } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
             ledger.isUncertain = true
-            session.receiptsMissedInARow += 1
             session.log(.warning, "a packet receipt notification did not arrive (\(failure.detail))")
             return nil
         }

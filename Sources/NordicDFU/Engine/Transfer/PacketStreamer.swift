@@ -46,8 +46,9 @@ package struct PacketStreamer {
         /// Every byte went out; `receiptAtEnd` is the receipt for the last packet, when one was
         /// due there and arrived.
         case finished(receiptAtEnd: Notification?)
-        /// A receipt showed a problem, or did not come: the caller asks the device what it holds.
-        case interrupted
+        /// A receipt showed a problem, or did not come, for the packets up to `sentUpTo` (an
+        /// offset of `bytes`): the caller asks the device what it holds.
+        case interrupted(sentUpTo: Int)
     }
 
     /// Streams `bytes` (object offsets), counting packets in `channel`'s ledger and waiting for
@@ -74,7 +75,7 @@ package struct PacketStreamer {
             guard channel.ledger.due > 0, !isLast || receiptOnLastPacket else { continue }
             try await beforeReceipt()
             guard let receipt = try await channel.receipt(), try check(receipt, end) else {
-                return .interrupted
+                return .interrupted(sentUpTo: end)
             }
             if isLast { return .finished(receiptAtEnd: receipt) }
         }
