@@ -5,7 +5,8 @@
 # DFU_SKIP_BUILD=1; the VM runs the built binaries (building inside the VM is far too slow).
 # A benchmark, not part of scripts/test.sh. Needs root (scripts/vm/run.sh).
 #
-# usage: scripts/vm/bench.sh [DFU-BENCH LINK OPTION…]      e.g. --json, --sizes 102400
+# usage: scripts/vm/bench.sh [--exchange-mtu N] [DFU-BENCH LINK OPTION…]   e.g. --json, --sizes 102400
+#   --exchange-mtu N   bluetoothd offers this ATT MTU (default 517; 247 is the stock SDK bootloader's)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ "${DFU_SKIP_BUILD:-0}" != 1 ]; then
@@ -13,4 +14,9 @@ if [ "${DFU_SKIP_BUILD:-0}" != 1 ]; then
 	swift build -c release --product dfu-sim
 fi
 bin=$(swift build -c release --show-bin-path)
-exec scripts/vm/run.sh --timeout 900 "$bin/dfu-bench" link --dfu-sim "$bin/dfu-sim" "$@"
+vm_options=()
+if [ "${1:-}" = --exchange-mtu ]; then
+	vm_options=(--exchange-mtu "$2")
+	shift 2
+fi
+exec scripts/vm/run.sh --timeout 900 "${vm_options[@]}" "$bin/dfu-bench" link --dfu-sim "$bin/dfu-sim" "$@"

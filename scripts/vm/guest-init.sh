@@ -48,7 +48,9 @@ dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not st
 
 # The exact command line, kept for bluetoothd-control.sh: the system tests kill and restart
 # bluetoothd by the pid it records.
-echo "/usr/libexec/bluetooth/bluetoothd -n -f $here/bluetoothd.conf $(cat $control/bluetoothd-args)" \
+conf=$here/bluetoothd.conf
+[ -f $control/bluetoothd.conf ] && conf=$control/bluetoothd.conf # run.sh --exchange-mtu
+echo "/usr/libexec/bluetooth/bluetoothd -n -f $conf $(cat $control/bluetoothd-args)" \
 	> $control/bluetoothd.cmdline
 "$here/bluetoothd-control.sh" start || give_up "bluetoothd did not start"
 

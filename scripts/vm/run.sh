@@ -10,6 +10,7 @@
 #   --btvirt PATH          run this btvirt instead of Debian's (scripts/vm/build-btvirt.sh)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
+#   --exchange-mtu N       the ATT MTU bluetoothd offers (its [GATT] ExchangeMTU; default 517)
 #   --env NAME             pass the host's $NAME into the VM (repeatable; PATH always is)
 #   --mem MiB (2048)  --smp N (2)  --tcg | --kvm (default: KVM when usable, else TCG)
 #   --no-install           do not apt-get install missing packages (fail instead)
@@ -24,7 +25,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=2 btvirt=btvirt logs="" bluetoothd_args="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 btvirt=btvirt logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--btvirt) btvirt=$2; shift 2 ;;
 	--logs) logs=$2; shift 2 ;;
 	--bluetoothd-args) bluetoothd_args=$2; shift 2 ;;
+	--exchange-mtu) exchange_mtu=$2; shift 2 ;;
 	--env) pass_env+=("$2"); shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
@@ -134,6 +136,10 @@ pwd > "$control/cwd"
 	done
 } > "$control/env"
 printf '%s' "$bluetoothd_args" > "$control/bluetoothd-args"
+if [ -n "$exchange_mtu" ]; then
+	# the VM's configuration with the MTU added to its [GATT] section (the file's last)
+	{ cat "$here/bluetoothd.conf"; echo "ExchangeMTU = $exchange_mtu"; } > "$control/bluetoothd.conf"
+fi
 echo "$controllers" > "$control/controllers"
 echo "$btvirt" > "$control/btvirt"
 
