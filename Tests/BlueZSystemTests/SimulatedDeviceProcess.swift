@@ -29,20 +29,16 @@ final class SimulatedDeviceProcess: @unchecked Sendable {
     /// Waits (at most `timeout`) until `count` advertising events came; returns the last one.
     @discardableResult
     func waitForAdvertising(count: Int = 1, timeout: Duration = .seconds(20)) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + timeout
-        while advertisements.count < count {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap {
-                    $0["message"]
-                }
-                throw SimulatorNotAdvertising(
-                    description:
-                        "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout); "
-                        + "its warnings: \(warnings); its standard error: \(stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        if let advertising = try await waitForEvent(
+            count, timeout: timeout, matching: { $0["event"] as? String == "advertising" })
+        {
+            return advertising
         }
-        return advertisements[count - 1]
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] }
+        throw SimulatorNotAdvertising(
+            description:
+                "dfu-sim advertised \(advertisements.count) of \(count) times within \(timeout); "
+                + "its warnings: \(warnings); its standard error: \(stderr)")
     }
 
     /// Waits (at most `timeout`, and only while `stillExpected()` holds) for the `occurrence`-th
