@@ -122,16 +122,16 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
                 return (index, state)
             }
         }
-        let updates = devices.map { device -> Range<Int>? in
-            guard let start = states(of: device).first?.index,
+        let deviceStates = devices.map(states(of:))
+        let updates = zip(devices, deviceStates).map { device, states -> Range<Int>? in
+            guard let start = states.first?.index,
                 let end = lines.firstIndex(where: {
                     $0["event"] as? String == "result" && $0["device"] as? String == device
                 })
             else { return nil }
             return start..<end
         }
-        let uploads = devices.map { device -> Range<Int>? in
-            let states = states(of: device)
+        let uploads = deviceStates.map { states -> Range<Int>? in
             guard let uploading = states.firstIndex(where: { $0.state == "uploading" }),
                 uploading + 1 < states.count
             else { return nil }
