@@ -110,6 +110,15 @@ struct LinkReport {
         }
     }
 
+    /// Every client and write path sent an image of `imageBytes` once, untimed.
+    func warmUp(imageBytes: Int) {
+        if json {
+            emit([("benchmark", "\"link_warm_up\""), ("image_bytes", "\(imageBytes)")])
+        } else {
+            print("warm-up: each client and write path sent \(imageBytes) bytes once, untimed")
+        }
+    }
+
     func ratio(_ name: String, imageBytes: Int, _ value: Double) {
         if json {
             emit([("ratio", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("value", format(value))])
