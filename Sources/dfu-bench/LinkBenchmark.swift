@@ -28,7 +28,9 @@ struct LinkBenchmark: AsyncParsableCommand {
             DFU's throughput, the protocol bound of the link (the mean of both measurements; \
             and the bound with dfu-sim's flash model), their ratios, the updater's CPU seconds \
             per MB (this process: user + system), the updater over the plain client and \
-            WriteValue over AcquireWrite. Needs two BlueZ adapters that see each other and root \
+            WriteValue over AcquireWrite; then, over the --repeats updates of each size and \
+            path, the median of each ratio (a 100 KiB update varies by about 10 % from one to \
+            the next under TCG). Needs two BlueZ adapters that see each other and root \
             (dfu-sim): in practice the VM, scripts/vm/bench.sh.
             """)
 
@@ -46,6 +48,12 @@ struct LinkBenchmark: AsyncParsableCommand {
 
     @Option(help: "Image sizes in bytes, updated through pipelined WriteValue as well.")
     var writeValueSizes: [Int] = [100 * 1024]
+
+    @Option(
+        help:
+            "Updates of each size and write path, each followed by the plain client's; the report adds their medians."
+    )
+    var repeats = 3
 
     @Option(help: "Round trips measured (the median counts).")
     var roundTrips = 31
@@ -72,9 +80,11 @@ struct LinkBenchmark: AsyncParsableCommand {
         guard (sizes + writeValueSizes).allSatisfy({ $0 > 0 }), !sizes.isEmpty else {
             throw ValidationError("--sizes and --write-value-sizes take positive byte counts")
         }
-        guard roundTrips > 0, probeRepeats > 0, probePackets >= 10, probePackets <= Int(UInt16.max) else {
+        guard repeats > 0, roundTrips > 0, probeRepeats > 0, probePackets >= 10,
+            probePackets <= Int(UInt16.max)
+        else {
             throw ValidationError(
-                "--round-trips and --probe-repeats must be positive, --probe-packets 10…65535")
+                "--repeats, --round-trips and --probe-repeats must be positive, --probe-packets 10…65535")
         }
         if instantFlash && eraseMs != nil {
             throw ValidationError("--instant-flash takes no time to erase either; leave out --erase-ms")
@@ -113,12 +123,15 @@ struct LinkBenchmark: AsyncParsableCommand {
         var runs: [(run: LinkUpdateRun, initPacketBytes: Int, plainClient: Duration?)] = []
         for (size, acquireWrite) in sizes.map({ ($0, true) }) + writeValueSizes.map({ ($0, false) }) {
             let package = try Self.package(size: size, key: key)
-            let (run, held) = try await withSimulator(serve) { address in
-                try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
+            for _ in 0..<repeats {
+                let (run, held) = try await withSimulator(serve) { address in
+                    try await Self.update(
+                        package, address: address, adapter: adapter, acquireWrite: acquireWrite)
+                }
+                try Self.check(held, holds: package)
+                let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
+                runs.append((run, package.images[0].initPacket?.count ?? 0, plain))
             }
-            try Self.check(held, holds: package)
-            let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
-            runs.append((run, package.images[0].initPacket?.count ?? 0, plain))
         }
         let linkAtEnd = try await probe()
         report.link(linkAtEnd, measured: "end")
@@ -128,6 +141,8 @@ struct LinkBenchmark: AsyncParsableCommand {
         var timing = SimulationTiming()
         if let eraseMs { timing.pageErase = .milliseconds(eraseMs) }
         if instantFlash { timing.makeFlashInstant() }
+        var ratios: [Figure: [Double]] = [:]
+        var speeds: [Figure: [Double]] = [:]
         for (run, initBytes, plain) in runs {
             let protocolBound = ProtocolBound(link: link, flash: nil).duration(
                 imageBytes: run.imageBytes, initPacketBytes: initBytes)
@@ -135,17 +150,46 @@ struct LinkBenchmark: AsyncParsableCommand {
                 imageBytes: run.imageBytes, initPacketBytes: initBytes)
             report.update(
                 run, imageBytes: run.imageBytes, protocolBound: protocolBound, deviceBound: deviceBound)
-            if let plain { report.plainClient(plain, imageBytes: run.imageBytes, updater: run.transfer) }
+            let path = run.acquireWrite ? "acquire_write" : "write_value"
+            ratios[Figure("\(path)/protocol_bound", run.imageBytes), default: []].append(
+                protocolBound / run.transfer)
+            ratios[Figure("\(path)/device_bound", run.imageBytes), default: []].append(
+                deviceBound / run.transfer)
+            speeds[Figure(path, run.imageBytes), default: []].append(run.bytesPerSecond)
+            if let plain {
+                report.plainClient(plain, imageBytes: run.imageBytes, updater: run.transfer)
+                ratios[Figure("updater/plain_client", run.imageBytes), default: []].append(
+                    plain / run.transfer)
+            }
         }
-        for writeValue in runs.map(\.run) where !writeValue.acquireWrite {
-            guard
-                let reference = runs.map(\.run).first(where: {
-                    $0.acquireWrite && $0.imageBytes == writeValue.imageBytes
-                })
-            else { continue }
-            report.ratio(
-                "write_value/acquire_write", imageBytes: writeValue.imageBytes,
-                writeValue.bytesPerSecond / reference.bytesPerSecond)
+        reportMedians(ratios: ratios, speeds: speeds, report)
+    }
+
+    /// One figure of the run's updates of one image size (a ratio, or a write path's speed).
+    private struct Figure: Hashable, Comparable {
+        var name: String
+        var imageBytes: Int
+
+        init(_ name: String, _ imageBytes: Int) {
+            self.name = name
+            self.imageBytes = imageBytes
+        }
+
+        static func < (a: Self, b: Self) -> Bool { (a.imageBytes, a.name) < (b.imageBytes, b.name) }
+    }
+
+    /// The medians over the repeats: each ratio (to the bounds, and over the plain client's
+    /// update right after each), and WriteValue over AcquireWrite from their median speeds.
+    private func reportMedians(ratios: [Figure: [Double]], speeds: [Figure: [Double]], _ report: LinkReport) {
+        for (figure, values) in ratios.sorted(by: { $0.key < $1.key }) {
+            report.median(figure.name, imageBytes: figure.imageBytes, of: values.count, values.median!)
+        }
+        for (figure, writeValue) in speeds.sorted(by: { $0.key < $1.key }) where figure.name == "write_value"
+        {
+            guard let acquireWrite = speeds[Figure("acquire_write", figure.imageBytes)] else { continue }
+            report.median(
+                "write_value/acquire_write", imageBytes: figure.imageBytes, of: writeValue.count,
+                writeValue.median! / acquireWrite.median!)
         }
     }
 

@@ -93,9 +93,9 @@ struct LinkProbe {
         }
         _ = try await link.request(.setPacketReceiptNotification(0))
         return LinkFigures(
-            requestRoundTrip: requests.sorted()[requests.count / 2],
-            requestWriteResponse: writeResponses.sorted()[writeResponses.count / 2],
-            receiptRoundTrip: receipts.sorted()[receipts.count / 2],
+            requestRoundTrip: requests.median!,
+            requestWriteResponse: writeResponses.median!,
+            receiptRoundTrip: receipts.median!,
             rawBytesPerSecond: Double((longRun - shortRun) * packetBytes) / (long - short).seconds,
             packetBytes: packetBytes, objectSize: Int(objectSize),
             rawCPUSecondsPerMB: longRunCPU / (Double(repeats * longRun * packetBytes) / 1_000_000),

@@ -119,11 +119,15 @@ struct LinkReport {
         }
     }
 
-    func ratio(_ name: String, imageBytes: Int, _ value: Double) {
+    /// The median of `count` values of the ratio `name` (e.g. `acquire_write/protocol_bound`).
+    func median(_ name: String, imageBytes: Int, of count: Int, _ value: Double) {
         if json {
-            emit([("ratio", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("value", format(value))])
+            emit([
+                ("median", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("of", "\(count)"),
+                ("value", format(value)),
+            ])
         } else {
-            print("\(name), \(imageBytes) bytes: \(format(value))")
+            print("median of \(count), \(name), \(imageBytes) bytes: \(format(value))")
         }
     }
 
