@@ -9,11 +9,21 @@ import GATT
 /// the random address (docs/dfu-sim.md, "Address + 1"). Needs root (raw HCI socket).
 ///
 /// Advertising is switched off and on again every second: some controllers (btvirt) report an
-/// advertiser to scanners only when advertising starts.
+/// advertiser to scanners only when advertising starts. That refresh checks, under the same lock
+/// as its commands, that advertising is still wanted: once `stop()` has switched it off, nothing
+/// switches it on again behind the kernel, which advertises for bluetoothd on the same
+/// controller next (the application's advertisement after the bootloader's reset).
 public final class StaticAddressAdvertiser: Sendable {
     private static let leGroup: UInt16 = 0x08
-    private let socket: Locked<KernelSocket>
-    private let paused = Locked(false)
+
+    /// The raw channel, and whether the refresh may switch advertising on.
+    private struct Controller {
+        let socket: KernelSocket
+        var advertising = false
+        var paused = false
+    }
+
+    private let controller: Locked<Controller>
     private let refresher = Locked<Task<Void, Never>?>(nil)
 
     /// Opens the raw HCI channel of `adapter` (`hciN`); throws without root.
@@ -22,13 +32,14 @@ public final class StaticAddressAdvertiser: Sendable {
             throw GATTError.bluetoothUnavailable(
                 "raw advertising needs an adapter named hciN, not \(adapter)")
         }
-        socket = Locked(try KernelSocket(.raw, controller: index))
+        controller = Locked(Controller(socket: try KernelSocket(.raw, controller: index)))
     }
 
     /// Starts advertising `advertisement` from `address`.
     public func start(address: BluetoothAddress, advertisement: LocalAdvertisement) throws {
         let data = Self.advertisingData(advertisement)
-        try socket.withLock { kernel in
+        try controller.withLock { controller in
+            let kernel = controller.socket
             try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])  // advertising off
             try kernel.sendCommand(group: Self.leGroup, command: 0x0005, address.wireOrder)  // random address
             // interval 100 ms (0x00A0 × 0.625 ms), ADV_IND, own address random, no peer, 3 channels
@@ -39,16 +50,16 @@ public final class StaticAddressAdvertiser: Sendable {
                 group: Self.leGroup, command: 0x0008,
                 [UInt8(data.count)] + data + [UInt8](repeating: 0, count: 31 - data.count))
             try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+            controller.advertising = true
         }
-        let socket = socket
-        let paused = paused
+        let controller = controller
         let task = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                guard !Task.isCancelled, !paused.withLock({ $0 }) else { continue }
-                socket.withLock { kernel in
-                    try? kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
-                    try? kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+                controller.withLock { controller in
+                    guard controller.advertising, !controller.paused else { return }
+                    try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
+                    try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
                 }
             }
         }
@@ -57,13 +68,16 @@ public final class StaticAddressAdvertiser: Sendable {
 
     /// While a central is connected the controller does not advertise; do not switch it back on.
     public func setPaused(_ isPaused: Bool) {
-        paused.withLock { $0 = isPaused }
+        controller.withLock { $0.paused = isPaused }
     }
 
-    /// Stops advertising.
+    /// Stops advertising, for good: a refresh under way finds it stopped.
     public func stop() {
         refresher.withLock { $0?.cancel() }
-        socket.withLock { try? $0.sendCommand(group: Self.leGroup, command: 0x000A, [0x00]) }
+        controller.withLock { controller in
+            controller.advertising = false
+            try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
+        }
     }
 
     /// Flags (LE general discoverable, no BR/EDR), the complete service UUID lists, then the
