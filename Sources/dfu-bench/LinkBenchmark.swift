@@ -124,12 +124,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         for (size, acquireWrite) in sizes.map({ ($0, true) }) + writeValueSizes.map({ ($0, false) }) {
             let package = try Self.package(size: size, key: key)
             for _ in 0..<repeats {
-                let (run, held) = try await withSimulator(serve) { address in
-                    try await Self.update(
-                        package, address: address, adapter: adapter, acquireWrite: acquireWrite)
-                }
-                try Self.check(held, holds: package)
-                let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
+                let (run, plain) = try await send(package, acquireWrite: acquireWrite, serve)
                 runs.append((run, package.images[0].initPacket?.count ?? 0, plain))
             }
         }
@@ -203,12 +198,21 @@ struct LinkBenchmark: AsyncParsableCommand {
     private func warmUp(key: P256.Signing.PrivateKey, _ serve: () throws -> SimulatorProcess) async throws {
         let package = try Self.package(size: Self.warmUpBytes, key: key)
         for acquireWrite in [true] + (writeValueSizes.isEmpty ? [] : [false]) {
-            let (_, held) = try await withSimulator(serve) { address in
-                try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
-            }
-            try Self.check(held, holds: package)
+            _ = try await send(package, acquireWrite: acquireWrite, serve)
         }
-        if plainClient { _ = try await plainUpdate(package, serve) }
+    }
+
+    /// `package` sent by the updater to a new simulator, then (through `AcquireWrite`, unless
+    /// `--no-plain-client`) by the plain client to another; checks that each holds it.
+    private func send(
+        _ package: DFUPackage, acquireWrite: Bool, _ serve: () throws -> SimulatorProcess
+    ) async throws -> (run: LinkUpdateRun, plainClient: Duration?) {
+        let (run, held) = try await withSimulator(serve) { address in
+            try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
+        }
+        try Self.check(held, holds: package)
+        let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
+        return (run, plain)
     }
 
     /// `package` sent by `PlainSecureClient` to a new simulator; returns its transfer time.
