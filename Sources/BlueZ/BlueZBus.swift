@@ -26,7 +26,9 @@ final class BlueZBus: Sendable {
         do {
             connection = try await DBusConnection.connect(to: .system)
         } catch {
-            throw GATTError.bluetoothUnavailable("cannot connect to the system D-Bus: \(error)")
+            throw GATTError.bluetoothUnavailable(
+                "cannot connect to the system D-Bus (\(error)); start it, e.g. `systemctl start dbus`, "
+                    + "or name another bus in DBUS_SYSTEM_BUS_ADDRESS, and then bluetoothd")
         }
         let bus = BlueZBus(connection: connection)
         guard try await bus.isBlueZRunning() else {

@@ -27,9 +27,9 @@ final class CLIErrorTests: XCTestCase {
 
     private func assertError(
         _ arguments: [String], status: Int32, errorClass: String, mentions: String? = nil,
-        file: StaticString = #filePath, line: UInt = #line
+        environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line
     ) async throws {
-        let run = try await CLIRunner.run(arguments)
+        let run = try await CLIRunner.run(arguments, environment: environment)
         XCTAssertEqual(run.status, status, "\(arguments): \(run.stderr)", file: file, line: line)
         let error = try run.errorObject()
         XCTAssertEqual(try error.string("class"), errorClass, "\(arguments)", file: file, line: line)
@@ -103,5 +103,24 @@ final class CLIErrorTests: XCTestCase {
                 status: 65,
                 errorClass: "unsupported_hash_type", mentions: name)
         }
+    }
+
+    /// Without a system bus, and with one that bluetoothd is not on, every Bluetooth command
+    /// exits 69 and says what to start.
+    func testNoSystemBusAndNoBluetoothdSayWhatToStart() async throws {
+        let absent = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/no-bus-here"]
+        try await assertError(
+            ["scan", "--json", "--timeout", "1"], status: 69, errorClass: "bluetooth_unavailable",
+            mentions: "systemctl start dbus", environment: absent)
+        try await assertError(
+            ["info", "--json", "--device", "C0:DE:00:00:00:10"], status: 69,
+            errorClass: "bluetooth_unavailable",
+            mentions: "DBUS_SYSTEM_BUS_ADDRESS", environment: absent)
+
+        let bus = try TestBus()
+        defer { bus.kill() }
+        try await assertError(
+            ["scan", "--json", "--timeout", "1"], status: 69, errorClass: "bluetooth_unavailable",
+            mentions: "bluetoothd is not running", environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
     }
 }

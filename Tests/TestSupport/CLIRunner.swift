@@ -29,11 +29,14 @@ public struct ProcessOutput: Sendable {
 /// that outlives `timeout` is terminated and fails the test. With `interruptingWhen`, the
 /// program gets SIGINT (Ctrl-C) as soon as its standard output contains that text.
 public enum ProcessRunner {
+    /// `environment` adds to (or replaces entries of) this process's environment.
     public static func run(
         _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
-        interruptingWhen trigger: String? = nil
+        interruptingWhen trigger: String? = nil, environment: [String: String] = [:]
     ) async throws -> ProcessOutput {
-        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { process, _ in
+        try await run(
+            executable, arguments, timeout: timeout, whenOutputContains: trigger, environment: environment
+        ) { process, _ in
             process.interrupt()
         }
     }
@@ -44,18 +47,23 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(60),
         whenOutputContains trigger: String?, _ reached: @escaping @Sendable (String) -> Void
     ) async throws -> ProcessOutput {
-        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger) { _, output in
+        try await run(executable, arguments, timeout: timeout, whenOutputContains: trigger, environment: [:])
+        {
+            _, output in
             reached(output)
         }
     }
 
     private static func run(
         _ executable: URL, _ arguments: [String], timeout: Duration, whenOutputContains trigger: String?,
-        reached: @escaping @Sendable (RunningProcess, String) -> Void
+        environment: [String: String], reached: @escaping @Sendable (RunningProcess, String) -> Void
     ) async throws -> ProcessOutput {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -156,14 +164,15 @@ public enum CLIRunner {
     }
 
     /// Runs `dfu-update arguments`; a missing executable fails the test (it is never a skip).
-    public static func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws
-        -> ProcessOutput
-    {
+    /// `environment` adds to this process's environment.
+    public static func run(
+        _ arguments: [String], timeout: Duration = .seconds(60), environment: [String: String] = [:]
+    ) async throws -> ProcessOutput {
         let url = executableURL
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw ExecutableMissing(path: url.path)
         }
-        return try await ProcessRunner.run(url, arguments, timeout: timeout)
+        return try await ProcessRunner.run(url, arguments, timeout: timeout, environment: environment)
     }
 
     public struct ExecutableMissing: Error, CustomStringConvertible {
