@@ -206,8 +206,8 @@ public final class BlueZCentral: GATTCentral {
         guard let path = found.value else {
             throw GATTError.connectionFailed(
                 device: device.description,
-                reason: "not found while scanning on \(adapter.name) for \(scanTime.secondsForPeople); "
-                    + "is it advertising and in range?")
+                reason: "not found while scanning on \(adapter.name) for \(scanTime.secondsForPeople) "
+                    + "(not advertising, or out of range)")
         }
         return path
     }

@@ -27,11 +27,11 @@ extension UpdateSession {
                 log(.warning, "connection attempt \(attempt) to \(target) failed: \(error)")
             }
         }
-        // the transport's message names the device too: say it once
+        // the failure's message starts with the device, and the transport's names it too: say it once
         var reason = lastError.description
         if case .connectionFailed(_, let why) = lastError { reason = why }
         let tries = attempts == 1 ? "" : " (\(attempts) attempts)"
-        throw failure(.failedToConnect, "could not connect to \(target)\(tries): \(reason)")
+        throw failure(.failedToConnect, "could not connect\(tries): \(reason)")
     }
 
     private func inspect(_ peripheral: any GATTPeripheral) async throws -> DFUConnection {
