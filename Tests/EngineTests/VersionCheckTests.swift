@@ -30,6 +30,15 @@ final class VersionCheckTests: XCTestCase {
         XCTAssertEqual(DFUVersionCheck(installed: "1.2.0", package: nil, force: false).decision, .unknown)
     }
 
+    func testDeviceIsNewerOnlyWhenBothVersionsAreKnownAndItsIsHigher() {
+        let v130 = DFUFirmwareVersion("1.3.0")
+        XCTAssertTrue(DFUVersionCheck(installed: "v2.0.0-rc1", package: v130, force: false).deviceIsNewer)
+        XCTAssertFalse(DFUVersionCheck(installed: "1.3.0", package: v130, force: false).deviceIsNewer)
+        XCTAssertFalse(DFUVersionCheck(installed: "1.2.0", package: v130, force: false).deviceIsNewer)
+        XCTAssertFalse(DFUVersionCheck(installed: "banana", package: v130, force: false).deviceIsNewer)
+        XCTAssertFalse(DFUVersionCheck(installed: "2.0.0", package: nil, force: false).deviceIsNewer)
+    }
+
     func testUpToDateDeviceIsSkippedWithoutSendingAnything() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "2.7.31" }

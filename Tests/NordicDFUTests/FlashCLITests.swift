@@ -105,4 +105,18 @@ final class FlashCLITests: XCTestCase {
         let message = try error.string("message")
         XCTAssertTrue(message.contains("C0:DE:00:00:00:10"), message)
     }
+
+    /// A person reads (on stderr) whether the device is as new as the package or newer.
+    func testHumanOutputSaysTheDeviceRunsANewerVersion() async throws {
+        let package = try Fixtures.url("secure/secure_app_4096_bin_signed.zip").path
+        for (installed, says) in [("99.0.0", "the device runs a newer version"), ("1.0.0", "updating")] {
+            let run = try await CLIRunner.run(
+                ["flash", package, "--simulate", "secure-app", "--sim-firmware-version", installed])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let line = try XCTUnwrap(
+                run.stderr.split(separator: "\n").first { $0.hasPrefix("installed \(installed)") }, run.stderr
+            )
+            XCTAssertTrue(line.contains(says), String(line))
+        }
+    }
 }

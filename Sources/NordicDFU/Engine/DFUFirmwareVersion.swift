@@ -60,6 +60,14 @@ public struct DFUVersionCheck: Sendable, Equatable {
         self.decision = decision
     }
 
+    /// Whether the device runs a newer version than the package (false when either is unknown).
+    public var deviceIsNewer: Bool {
+        guard let installed = installed.flatMap(DFUFirmwareVersion.init),
+            let package = package.flatMap(DFUFirmwareVersion.init)
+        else { return false }
+        return installed > package
+    }
+
     /// Decides from the two versions; `force` overrides a skip.
     public init(installed: String?, package: DFUFirmwareVersion?, force: Bool) {
         self.installed = installed

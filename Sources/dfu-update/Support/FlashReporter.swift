@@ -89,11 +89,12 @@ final class FlashReporter: @unchecked Sendable {
         case .version(let check):
             let installed = check.installed ?? "unknown"
             let packaged = check.package ?? "unknown"
+            let current = check.deviceIsNewer ? "the device runs a newer version" : "up to date"
             let decision =
                 switch check.decision {
                 case .update: "updating"
-                case .skip: "up to date, skipping (use --force to update anyway)"
-                case .forced: "up to date, updating anyway (--force)"
+                case .skip: "\(current), skipping (use --force to update anyway)"
+                case .forced: "\(current), updating anyway (--force)"
                 case .unknown: "cannot compare, updating"
                 }
             line("installed \(installed), package \(packaged): \(decision)")
