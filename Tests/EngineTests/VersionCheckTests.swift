@@ -30,7 +30,7 @@ final class VersionCheckTests: XCTestCase {
         XCTAssertEqual(DFUVersionCheck(installed: "1.2.0", package: nil, force: false).decision, .unknown)
     }
 
-    func testDeviceIsNewerOnlyWhenBothVersionsAreKnownAndItsIsHigher() {
+    func testDeviceIsNewerOnlyWhenBothVersionsParseAndTheInstalledOneIsHigher() {
         let v130 = DFUFirmwareVersion("1.3.0")
         XCTAssertTrue(DFUVersionCheck(installed: "v2.0.0-rc1", package: v130, force: false).deviceIsNewer)
         XCTAssertFalse(DFUVersionCheck(installed: "1.3.0", package: v130, force: false).deviceIsNewer)
