@@ -26,6 +26,7 @@ struct DeviceCore: Sendable {
     // Fault bookkeeping.
     private var notificationsSent = 0
     private var checksumsReported = 0
+    private var imagesCompleted = 0
     private(set) var connectAttempts = 0
     private var disconnectAtFired = false
 
@@ -72,6 +73,13 @@ struct DeviceCore: Sendable {
         return configuration.faults.contains(.dropNotification(notificationsSent))
     }
 
+    /// Counts an image completed (its last Execute, or Validate); whether `drop-final-answer`
+    /// loses the answer to it.
+    mutating func finalAnswerIsLost() -> Bool {
+        imagesCompleted += 1
+        return configuration.faults.contains(.dropFinalAnswer(imagesCompleted))
+    }
+
     /// `crc` as the device reports it: wrong, once, when `crc-error` names this report.
     mutating func reportedChecksum(_ crc: UInt32) -> UInt32 {
         checksumsReported += 1
@@ -95,15 +103,6 @@ struct DeviceCore: Sendable {
             return true
         }
         return false
-    }
-}
-
-extension BluetoothAddress {
-    /// The least significant octet minus one, wrapping without borrow (inverse of `incremented`).
-    var decremented: BluetoothAddress {
-        var address = self
-        for _ in 0..<255 { address = address.incremented }
-        return address
     }
 }
 

@@ -107,7 +107,7 @@ struct LegacyBootloader: Bootloader {
                 return respond(opCode, .crcError, at: checkedAt)
             }
             phase = .validated(image)
-            return respond(opCode, .success, at: checkedAt)
+            return core.finalAnswerIsLost() ? .none : respond(opCode, .success, at: checkedAt)
         case .activateAndReset:
             // Without a validated image, `dfu_image_activate` fails and the bootloader resets.
             guard case .validated(let image) = phase else { return .reset(to: .applicationIfValid) }

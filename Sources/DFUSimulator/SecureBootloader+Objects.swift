@@ -85,7 +85,11 @@ extension SecureBootloader {
             return respond(opCode, .failure(.extendedError, extended: .verificationFailed), at: validatedAt)
         }
         core.install(image)
+        let activation = core.timing.activationTime(bytes: image.bytes.count).nanoseconds
+        if core.finalAnswerIsLost() {
+            return .reset(to: .applicationIfValid, after: validatedAt - time + activation)
+        }
         return respond(opCode, .success, at: validatedAt).resetting(
-            to: .applicationIfValid, after: core.timing.activationTime(bytes: image.bytes.count).nanoseconds)
+            to: .applicationIfValid, after: activation)
     }
 }

@@ -7,6 +7,10 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
     /// The n-th checksum the device reports (Calculate Checksum response or packet receipt
     /// notification, Secure DFU) is wrong, once (1-based).
     case crcError(Int)
+    /// The answer to the request that completes the n-th image is lost (1-based): Secure DFU's
+    /// last Execute (the device activates the image and resets without answering, as a real
+    /// bootloader whose answer goes down with the link), Legacy DFU's Validate.
+    case dropFinalAnswer(Int)
     /// The first k connection attempts fail.
     case rejectConnect(Int)
     /// Every 4 KiB page erase takes this long instead of the nRF52's 85 ms.
@@ -18,6 +22,7 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
         case .disconnectAt(let bytes): "disconnect-at=\(bytes)"
         case .dropNotification(let n): "drop-notification=\(n)"
         case .crcError(let n): "crc-error=\(n)"
+        case .dropFinalAnswer(let n): "drop-final-answer=\(n)"
         case .rejectConnect(let k): "reject-connect=\(k)"
         case .slowFlash(let duration): "slow-flash=\(duration.nanoseconds / 1_000_000)"
         }

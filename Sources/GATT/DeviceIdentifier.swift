@@ -19,6 +19,27 @@ public enum DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         case .name(let name): name
         }
     }
+
+    /// Why `text` cannot name a device, nil when it can: it is empty, or shaped like an address
+    /// (groups of one or two characters between colons) without being one (`ZZ:00`).
+    public static func problem(with text: String) -> String? {
+        if text.trimmingCharacters(in: " \t").isEmpty { return "a device name or address must not be empty" }
+        guard BluetoothAddress(text) == nil else { return nil }
+        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
+        if groups.count > 1, groups.allSatisfy({ $0.count <= 2 }) {
+            return "'\(text)' is not a Bluetooth address (six pairs of hex digits, AA:BB:CC:DD:EE:FF)"
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> Substring {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return text
+    }
 }
 
 /// A 48-bit device address, printed most significant octet first as BlueZ does.
@@ -43,6 +64,14 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         var next = octets
         next[5] &+= 1
         return BluetoothAddress(octets: next)
+    }
+
+    /// The least significant octet minus one, wrapping without borrow: the application's
+    /// address of a bootloader that advertises at address + 1 (the inverse of `incremented`).
+    public var decremented: BluetoothAddress {
+        var previous = octets
+        previous[5] &-= 1
+        return BluetoothAddress(octets: previous)
     }
 
     private init(octets: [UInt8]) { self.octets = octets }

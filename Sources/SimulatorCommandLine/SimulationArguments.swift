@@ -9,8 +9,8 @@ import NordicDFU
 extension SimulatedDeviceKind: ExpressibleByArgument {}
 
 extension SimulatedFault: ExpressibleByArgument {
-    /// Reads `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `reject-connect=K` or
-    /// `slow-flash=MS`; nil for anything else (``SimulatedFault/problem(with:)`` says why).
+    /// Reads `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `drop-final-answer=N`,
+    /// `reject-connect=K` or `slow-flash=MS`; nil for anything else (``SimulatedFault/problem(with:)`` says why).
     public init?(argument: String) {
         guard case .success(let fault) = Self.read(argument) else { return nil }
         self = fault
@@ -24,12 +24,13 @@ extension SimulatedFault: ExpressibleByArgument {
 
     /// The fault names `--sim-fault` accepts.
     public static let names = [
-        "disconnect-at", "drop-notification", "crc-error", "reject-connect", "slow-flash",
+        "disconnect-at", "drop-notification", "crc-error", "drop-final-answer", "reject-connect",
+        "slow-flash",
     ]
 
     /// The forms `--sim-fault` accepts, for help texts.
     public static let forms =
-        "disconnect-at=BYTES|drop-notification=N|crc-error=N|reject-connect=K|slow-flash=MS"
+        "disconnect-at=BYTES|drop-notification=N|crc-error=N|drop-final-answer=N|reject-connect=K|slow-flash=MS"
 
     private static func read(_ spec: String) -> Result<SimulatedFault, SimulatorConfigurationError> {
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
@@ -45,6 +46,7 @@ extension SimulatedFault: ExpressibleByArgument {
         case "disconnect-at": return .success(.disconnectAt(bytes: value))
         case "drop-notification": return .success(.dropNotification(value))
         case "crc-error": return .success(.crcError(value))
+        case "drop-final-answer": return .success(.dropFinalAnswer(value))
         case "reject-connect": return .success(.rejectConnect(value))
         case "slow-flash": return .success(.slowFlash(.milliseconds(value)))
         default:

@@ -6,12 +6,17 @@ import XCTest
 /// `dfu-update fleet` run, each with its own package. Needs the VM's btvirt built by
 /// scripts/vm/build-btvirt.sh: Debian's cannot carry two links of one controller at once.
 final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
-    /// Per device: the `dfu-sim` kind and the package (relative to the repository) it gets. Small
-    /// images, each different, so that a device holding one proves which package it got.
+    /// Per device: the `dfu-sim` kind, the package (relative to the repository) it gets and its
+    /// faults. Small images, each different, so that a device holding one proves which package
+    /// it got. The second device resets without answering its last Execute, as a bootloader
+    /// whose answer goes down with the link: the fleet must confirm it, not update it twice.
     private let devices = [
-        ("secure-app", "Firmware/secure_app.zip"),
-        ("secure-app", "Tests/Fixtures/secure/secure_app_4096_bin_signed.zip"),
-        ("legacy-app", "Tests/Fixtures/legacy/legacy_app_4096_bin_defaults.zip"),
+        ("secure-app", "Firmware/secure_app.zip", [String]()),
+        (
+            "secure-app", "Tests/Fixtures/secure/secure_app_4096_bin_signed.zip",
+            ["--sim-fault", "drop-final-answer=1"]
+        ),
+        ("legacy-app", "Tests/Fixtures/legacy/legacy_app_4096_bin_defaults.zip", []),
     ]
     /// A slow erase (the settings pages and every object's) makes the Secure uploads last seconds
     /// rather than a fraction of one, as long as the Legacy one at MTU 23: they then overlap
@@ -31,7 +36,8 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         centralAdapters = [central]
         let simulators = try devices.indices.map {
             try startSimulator(
-                devices[$0].0, devices[$0].0.hasPrefix("secure") ? secureFlash : [], adapter: adapters[$0])
+                devices[$0].0, (devices[$0].0.hasPrefix("secure") ? secureFlash : []) + devices[$0].2,
+                adapter: adapters[$0])
         }
         var addresses: [String] = []
         for simulator in simulators {

@@ -4,8 +4,9 @@ import GATT
 import NordicDFU
 import XCTest
 
-/// 55 simulated devices of every kind, with mixed versions, faults and a rule, plus one device
-/// that does not exist: each device must end holding exactly what the report says.
+/// 58 simulated devices of every kind, with mixed versions, faults and a rule, plus one device
+/// that does not exist: each device must end holding exactly what the report says, and every
+/// updated device activated its image once.
 final class MixedFleetTests: XCTestCase {
     private struct Case {
         var configuration: SimulatedDeviceConfiguration
@@ -47,10 +48,14 @@ final class MixedFleetTests: XCTestCase {
         add(49..<51, .secureApp, firmware: "1.0.0", faults: [.rejectConnect(5)], expected: .failed)
         add(51..<53, .secureApp, firmware: "1.0.0", expected: .failed) { $0.hardwareVersion = 51 }
         add(53..<55, .secureAppBonded, firmware: "1.0.0", faults: [.crcError(2)])
+        // the answer to the last Execute (Validate on Legacy) goes down with the link
+        add(55..<56, .secureApp, firmware: "1.0.0", faults: [.dropFinalAnswer(1)])
+        add(56..<57, .secure, firmware: nil, faults: [.dropFinalAnswer(1)])
+        add(57..<58, .legacyApp, firmware: "0.0.0", faults: [.dropFinalAnswer(1)], package: "L", holds: "L")
         return cases
     }
 
-    func testFiftySixDevicesEndHoldingWhatTheReportSays() async throws {
+    func testFiftyNineDevicesEndHoldingWhatTheReportSays() async throws {
         let packages = [
             "A": try FleetFixtures.secure(version: 20000, seed: 1),
             "B": try FleetFixtures.secure(version: 30000, size: 7000, seed: 2),
@@ -80,7 +85,7 @@ final class MixedFleetTests: XCTestCase {
             }
         }
 
-        XCTAssertEqual(report.devices.count, 56)
+        XCTAssertEqual(report.devices.count, cases.count + 1)
         XCTAssertFalse(report.succeeded)
         XCTAssertLessThanOrEqual(
             active.withLock { $0.peak }, 6, "the adapter was asked for more than it holds")
@@ -100,6 +105,7 @@ final class MixedFleetTests: XCTestCase {
                 XCTAssertEqual(held, shas[package], "\(name) holds another image than its package's")
                 XCTAssertEqual(device.package, package, name)
                 XCTAssertEqual(snapshot.mode, .application, name)
+                XCTAssertEqual(snapshot.activations, 1, name)
                 XCTAssertEqual(device.versionAfter, snapshot.firmwareRevision, name)
                 XCTAssertGreaterThanOrEqual(
                     device.bytesSent, packages[package]!.images[0].firmware.count, name)

@@ -58,6 +58,10 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
     case unsupportedResponse = 307
     case bytesLost = 308
     case crcError = 309
+    /// The device took the request that activates the image (Secure DFU's last Execute) and its
+    /// answer was lost; looking for the device afterwards could not confirm that it runs the
+    /// package (it did not come back, reports no version or another one). Nothing was sent again.
+    case activationNotConfirmed = 310
 
     case invalidInternalState = 500
 
@@ -121,6 +125,8 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
             "check that the device runs a Nordic DFU bootloader or an application with buttonless DFU"
         case .extendedInitPacketRequired, .initPacketRequired, .fileInvalid, .fileNotSpecified:
             "use a package with an init packet made for this bootloader"
+        case .activationNotConfirmed:
+            "the device may run the new image already: check what it runs (dfu-update info) before updating it again"
         case .remoteLegacyDFUInvalidState:
             "reset the device and retry"
         case .remoteLegacyDFUOperationFailed:

@@ -41,15 +41,22 @@ public struct DFUResult: Sendable {
     /// For each part sent, the link time from its first control point request to the device's
     /// last answer (the final Execute or Validate), in the connection that completed it.
     public var transferDurations: [Duration]
+    /// How many of the package's parts, from the first, the device took the activating request
+    /// of (Secure DFU's last Execute, Legacy DFU's Activate and Reset) in this update, answered
+    /// or not. A retry of the whole update sends only the parts after them.
+    public var partsActivated: Int
 
     public init(
-        outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int, transferDurations: [Duration] = []
+        outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int,
+        transferDurations: [Duration] = [],
+        partsActivated: Int = 0
     ) {
         self.outcome = outcome
         self.bytesSent = bytesSent
         self.duration = duration
         self.retries = retries
         self.transferDurations = transferDurations
+        self.partsActivated = partsActivated
     }
 
     /// `completed`, `skipped`, `failed` or `aborted`, as machine output prints it.

@@ -60,6 +60,9 @@ public struct DFUOptions: Sendable {
     public var forceBootloaderMode = false
     /// Services and characteristics, for devices built with custom UUIDs.
     public var uuids = DFUUUIDs()
+    /// Addresses of other devices nearby (a fleet's): never taken for this one when it is looked
+    /// for after a reboot, at address + 1 or − 1.
+    public var otherDevices: Set<BluetoothAddress> = []
 
     public init() {}
 

@@ -71,12 +71,16 @@ struct FleetDeviceUpdate: Sendable {
         var transferDuration: Duration = .zero
     }
 
-    /// Whole-update attempts until one ends other than with a retryable failure.
+    /// Whole-update attempts until one ends other than with a retryable failure. A retry sends
+    /// only the parts the device did not take yet (`DFUResult.partsActivated`), and none once it
+    /// took the last one: a device is never updated twice with one package.
     private func attempts() async -> Attempts {
         var attempts = Attempts()
         var updateOptions = options.update
         updateOptions.force = force
+        updateOptions.otherDevices = Set(otherAddresses.compactMap(BluetoothAddress.init))
         var target = address
+        var partsActivated = 0
         for attempt in 0...max(0, options.retries) {
             if attempt > 0 {
                 attempts.retries += 1
@@ -94,19 +98,22 @@ struct FleetDeviceUpdate: Sendable {
                 }
                 target = await relocated()
             }
-            let result = await updateOnce(at: target, options: updateOptions)
+            let result = await updateOnce(
+                package.droppingParts(partsActivated), at: target, options: updateOptions)
             attempts.last = result
             attempts.bytesSent += result.bytesSent
             attempts.retries += result.retries
             attempts.transferDuration = result.transferDurations.reduce(.zero, +)
+            partsActivated += result.partsActivated
             guard let failure = result.failure, failure.isRetryable || failure.error == .failedToConnect,
-                !Task.isCancelled
+                partsActivated < package.images.count, !Task.isCancelled
             else { break }
         }
         return attempts
     }
 
-    private func updateOnce(at target: String, options: DFUOptions) async -> DFUResult {
+    private func updateOnce(_ package: DFUPackage, at target: String, options: DFUOptions) async -> DFUResult
+    {
         let updater = DFUUpdater(
             package: package, central: central, device: .address(target), options: options)
         let controller = DFUController()
@@ -137,7 +144,7 @@ struct FleetDeviceUpdate: Sendable {
     /// address, or one below where its bootloader was when the fleet found it in the bootloader.
     private func versionAfter() async -> String? {
         var candidates = [address]
-        if info.inBootloader, let below = BluetoothAddress(address)?.decremented,
+        if info.inBootloader, let below = BluetoothAddress(address)?.decremented.description,
             !otherAddresses.contains(below)
         {
             candidates.insert(below, at: 0)
@@ -160,13 +167,5 @@ struct FleetDeviceUpdate: Sendable {
             return nil
         }
         return nil
-    }
-}
-
-extension BluetoothAddress {
-    /// The application's address of a bootloader that advertises at address + 1: the last octet
-    /// minus one, wrapping without carry (255 increments wrap it round to one below).
-    fileprivate var decremented: String {
-        (0..<255).reduce(self) { address, _ in address.incremented }.description
     }
 }

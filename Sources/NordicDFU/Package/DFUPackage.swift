@@ -45,6 +45,19 @@ public struct DFUPackage: Sendable {
         images.first { $0.kind == .application }?.firmwareVersion
     }
 
+    /// The package without its first `count` parts: what is left to send once the device took
+    /// those (`DFUResult.partsActivated`).
+    public func droppingParts(_ count: Int) -> DFUPackage {
+        DFUPackage(name: name, format: format, dfuVersion: dfuVersion, images: Array(images.dropFirst(count)))
+    }
+
+    private init(name: String, format: Format, dfuVersion: Double?, images: [DFUImage]) {
+        self.name = name
+        self.format = format
+        self.dfuVersion = dfuVersion
+        self.images = images
+    }
+
     /// For each image, whether its init packet's signature verifies against `key`; nil for an
     /// unsigned image.
     public func verifySignatures(with key: DFUPublicKey) -> [Bool?] {

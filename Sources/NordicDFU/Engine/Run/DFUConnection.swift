@@ -58,8 +58,15 @@ extension UpdateSession {
     }
 
     /// Finds the device again after it rebooted (into its bootloader, or between parts) and
-    /// connects. `candidates` are the addresses it may advertise at, in order of preference.
+    /// connects. `candidates` are the addresses it may advertise at, in order of preference;
+    /// other devices' addresses (`DFUOptions.otherDevices`) are left out.
     func reconnect(candidates: [BluetoothAddress], name: String?) async throws -> DFUConnection {
+        var distinct: [BluetoothAddress] = []
+        for address in candidates where !distinct.contains(address) && !options.otherDevices.contains(address)
+        {
+            distinct.append(address)
+        }
+        let candidates = distinct
         let deadline = ContinuousClock.now + options.bootloaderScanTimeout
         var lastError: (any Error)?
         while ContinuousClock.now < deadline {

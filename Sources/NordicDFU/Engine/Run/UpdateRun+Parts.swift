@@ -19,6 +19,9 @@ extension UpdateRun {
         while true {
             do {
                 return (try await sendPartOnce(index, on: connection, meter: meter), connection)
+            } catch let unanswered as UnansweredActivation {
+                return try await confirmActivation(
+                    of: index, after: unanswered.failure, on: connection, meter: meter, track: track)
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
                 attempt += 1
                 session.retries += 1
@@ -32,6 +35,13 @@ extension UpdateRun {
                     name: bootloaderName)
                 track(connection)
                 if !connection.mode.isBootloader {
+                    // as on the first connection: a device that runs the package needs nothing more
+                    if await versionCheck(connection, force: options.force).decision == .skip {
+                        session.log(
+                            .info, "\(connection.address) runs the package's version; nothing more to send")
+                        await connection.peripheral.disconnect()
+                        return (.confirmed, connection)
+                    }
                     connection = try await enterBootloader(connection)
                     track(connection)
                 }
@@ -39,9 +49,11 @@ extension UpdateRun {
         }
     }
 
-    private func sendPartOnce(_ index: Int, on connection: DFUConnection, meter: ProgressMeter) async throws
-        -> PartOutcome
-    {
+    /// Sends part `index` on `connection`; with `finishingHeldPart`, only finishes a part the
+    /// device holds whole (`activatedBefore` when it holds none of it).
+    func sendPartOnce(
+        _ index: Int, on connection: DFUConnection, meter: ProgressMeter, finishingHeldPart: Bool = false
+    ) async throws -> PartOutcome {
         let part = package.images[index]
         session.state(.starting)
         session.log(
@@ -61,7 +73,7 @@ extension UpdateRun {
             var transfer = SecureFirmwareTransfer(
                 session: session, part: part, controlPoint: SecureControlPoint(channel: channel),
                 streamer: PacketStreamer(characteristic: packet, packetSize: size, session: session),
-                meter: meter)
+                meter: meter, finishesHeldPartOnly: finishingHeldPart)
             outcome = try await run(&transfer, on: controlPoint, abortOnRejection: !skipsRefusedPart)
         case .legacyBootloader(let controlPoint, let packet, let version):
             let channel = try await ControlPointChannel<LegacyDFUResponse>.open(
@@ -77,7 +89,8 @@ extension UpdateRun {
             throw session.failure(
                 .invalidInternalState, "part \(index + 1) reached a device in application mode")
         }
-        if case .initPacketRejected(let failure) = outcome {
+        switch outcome {
+        case .initPacketRejected(let failure):
             // The device still waits in its bootloader on the same connection.
             guard skipsRefusedPart else { throw failure }
             session.log(
@@ -85,6 +98,10 @@ extension UpdateRun {
                 "the system image was refused (\(failure.detail)); it is probably installed already, "
                     + "going on with the application")
             return .skippedToApplication
+        case .notHeld:
+            return .activatedBefore
+        case .sent:
+            session.partsActivated = index + 1
         }
         session.state(.disconnecting)
         do {
@@ -107,6 +124,9 @@ extension UpdateRun {
         let outcome: FirmwareTransferOutcome
         do {
             outcome = try await transfer.run()
+        } catch let unanswered as UnansweredActivation {
+            // the device may have activated the part: an Abort now could only drop what it holds
+            throw unanswered
         } catch {
             if transfer.abortsAfter(error as? DFUFailure) {
                 await sendAbort(transfer.abortRequest, to: controlPoint)
@@ -118,6 +138,8 @@ extension UpdateRun {
             session.transferDurations.append(transfer.finishedAt - started)
         case .initPacketRejected:
             if abortOnRejection { await sendAbort(transfer.abortRequest, to: controlPoint) }
+        case .notHeld:
+            break
         }
         return outcome
     }

@@ -8,10 +8,16 @@ struct UpdateRun {
     var options: DFUOptions { session.options }
 
     enum PartOutcome {
+        /// The device took the part and resets.
         case sent
         /// The system part's init packet was refused; the device still waits in its bootloader
         /// on the same connection, ready for the application part.
         case skippedToApplication
+        /// The device had activated the part before its answer was lost; it waits on this
+        /// connection for the next part.
+        case activatedBefore
+        /// The device runs the package's application: nothing more to send.
+        case confirmed
     }
 
     func run() async {
@@ -21,7 +27,8 @@ struct UpdateRun {
             var current = try await session.connect(session.device)
             connection = current
             session.applicationAddress = BluetoothAddress(current.address)
-            let check = await versionCheck(current)
+            session.startedInBootloader = current.mode.isBootloader
+            let check = await versionCheck(current, force: options.force)
             session.emit(.version(check))
             if check.decision == .skip {
                 session.log(
@@ -54,7 +61,8 @@ struct UpdateRun {
                 current = last
                 switch outcome {
                 case .sent: reuseConnection = false
-                case .skippedToApplication: reuseConnection = true
+                case .skippedToApplication, .activatedBefore: reuseConnection = true
+                case .confirmed: index = package.images.count
                 }
                 index += 1
             }
@@ -72,28 +80,37 @@ struct UpdateRun {
 
     // MARK: Version
 
-    private func versionCheck(_ connection: DFUConnection) async -> DFUVersionCheck {
+    /// The version the package installs: the user's word for it, or the application's init
+    /// packet's.
+    var packageVersion: DFUFirmwareVersion? {
         let packaged = package.applicationVersion.flatMap {
             $0 == .max ? nil : DFUFirmwareVersion(number: $0)
         }
-        let packageVersion = options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? packaged
-        var installed: String?
-        if !connection.mode.isBootloader {
-            let characteristic = connection.services.lazy.compactMap {
-                $0.characteristic(self.options.versionCharacteristic)
-            }.first
-            if let characteristic {
-                do {
-                    let bytes = try await characteristic.read(timeout: options.notificationTimeout)
-                    installed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: "\0 ")
-                } catch {
-                    session.log(.warning, "could not read the firmware version: \(error)")
-                }
-            } else {
-                session.log(.info, "the device does not report its firmware version")
-            }
+        return options.packageVersion.flatMap(DFUFirmwareVersion.init) ?? packaged
+    }
+
+    /// Compares what the device runs with the package; `force` turns a skip into `forced`.
+    func versionCheck(_ connection: DFUConnection, force: Bool) async -> DFUVersionCheck {
+        let installed = connection.mode.isBootloader ? nil : await installedVersion(connection)
+        return DFUVersionCheck(installed: installed, package: packageVersion, force: force)
+    }
+
+    /// The version an application reports; nil when it reports none or the read fails.
+    func installedVersion(_ connection: DFUConnection) async -> String? {
+        let characteristic = connection.services.lazy.compactMap {
+            $0.characteristic(self.options.versionCharacteristic)
+        }.first
+        guard let characteristic else {
+            session.log(.info, "the device does not report its firmware version")
+            return nil
         }
-        return DFUVersionCheck(installed: installed, package: packageVersion, force: options.force)
+        do {
+            let bytes = try await characteristic.read(timeout: options.notificationTimeout)
+            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: "\0 ")
+        } catch {
+            session.log(.warning, "could not read the firmware version: \(error)")
+            return nil
+        }
     }
 
     // MARK: End

@@ -24,6 +24,11 @@ final class UpdateSession {
     var transferDurations: [Duration] = []
     /// The device's own (application) address, once known.
     var applicationAddress: BluetoothAddress?
+    /// Whether the first connection found the device in its bootloader, which may advertise at
+    /// the application's address + 1.
+    var startedInBootloader = false
+    /// See `DFUResult.partsActivated`.
+    var partsActivated = 0
     /// The wait after each data object's Create, learned from packets lost while flash was busy.
     var flashWait = LearnedFlashWait()
     /// Secure data objects in a row whose receipt for the last packet did not come where due
@@ -91,7 +96,7 @@ final class UpdateSession {
     func finish(_ outcome: DFUResult.Outcome) {
         let result = DFUResult(
             outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries,
-            transferDurations: transferDurations)
+            transferDurations: transferDurations, partsActivated: partsActivated)
         emit(.result(result))
         events.finish()
     }

@@ -34,7 +34,7 @@ extension SecureFirmwareTransfer {
         {
             // The object ending here is complete; it may not have been executed yet (§2.7).
             if resumeOffset == image.count { session.state(.validating) }
-            try await executeData(afterResume: true)
+            try await executeData(afterResume: true, completesImage: resumeOffset == image.count)
             if resumeOffset == image.count { return }
         }
 
@@ -47,7 +47,7 @@ extension SecureFirmwareTransfer {
                 objectStart..<objectEnd, crcAtStart: crcAtObjectStart,
                 continuingFrom: continuePartialObject ? resumeOffset : nil, isFirstObject: isFirstObject)
             if objectEnd == image.count { session.state(.validating) }
-            try await executeData(afterResume: false)
+            try await executeData(afterResume: false, completesImage: objectEnd == image.count)
             var crc = CRC32(resumingFrom: crcAtObjectStart)
             crc.update(image[objectStart..<objectEnd])
             crcAtObjectStart = crc.value

@@ -10,6 +10,9 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     let meter: ProgressMeter
     /// Whether the device's progress may be reused (false after the user disabled resume).
     let resumeAllowed: Bool
+    /// Only finish a part the device holds whole (its last Execute may not have arrived before
+    /// the link went down); send nothing of one it does not hold (`.notHeld`).
+    let finishesHeldPartOnly: Bool
     private(set) var finishedAt: Duration = .zero
 
     /// The data object size of every Nordic Secure bootloader (SDK 12–17: one flash page of an
@@ -23,14 +26,15 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
 
     init(
         session: UpdateSession, part: DFUImage, controlPoint: SecureControlPoint, streamer: PacketStreamer,
-        meter: ProgressMeter
+        meter: ProgressMeter, finishesHeldPartOnly: Bool = false
     ) {
         self.session = session
         self.part = part
         self.controlPoint = controlPoint
         self.streamer = streamer
         self.meter = meter
-        self.resumeAllowed = !session.options.disableResume
+        self.finishesHeldPartOnly = finishesHeldPartOnly
+        self.resumeAllowed = finishesHeldPartOnly || !session.options.disableResume
     }
 
     var options: DFUOptions { session.options }
@@ -44,6 +48,7 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
         guard let initPacket = part.initPacket else {
             throw session.failure(.initPacketRequired, "the \(part.kind) image has no init packet")
         }
+        if finishesHeldPartOnly, try await !holdsWhole(initPacket) { return .notHeld }
         if let rejection = try await sendInitPacket(initPacket) { return .initPacketRejected(rejection) }
         try await sendImage()
         finishedAt = session.linkTime.now()
@@ -51,6 +56,14 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     }
 
     // MARK: Command object
+
+    /// Whether the device holds all of `initPacket` as its command object: after an activation
+    /// it holds nothing (the SDK clears its progress), before one all of it.
+    private func holdsWhole(_ initPacket: [UInt8]) async throws -> Bool {
+        let selected = try await controlPoint.require(.select(.command), timeout: options.notificationTimeout)
+        guard case .selected(_, let offset, let crc) = selected else { return false }
+        return Int(offset) == initPacket.count && crc == CRC32.checksum(initPacket)
+    }
 
     /// Sends (or resumes) and executes the init packet. Returns the failure when the bootloader
     /// rejects it on Execute.
@@ -109,8 +122,15 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     }
 
     /// Executes the current data object; after a resume, 0x08 means it had been executed already.
-    func executeData(afterResume: Bool) async throws {
-        let outcome = try await controlPoint.send(.execute, timeout: options.responseTimeout)
+    /// The object that completes the image makes the device activate it and reset: an answer
+    /// lost then (the link down, or no answer in time) is an `UnansweredActivation`.
+    func executeData(afterResume: Bool, completesImage: Bool) async throws {
+        let outcome: SecureDFUResponse.Outcome
+        do {
+            outcome = try await controlPoint.send(.execute, timeout: options.responseTimeout)
+        } catch let failure as DFUFailure where completesImage && failure.isRetryable {
+            throw UnansweredActivation(failure: failure)
+        }
         switch outcome {
         case .failure(.operationNotPermitted, _) where afterResume:
             session.log(.info, "the object was executed before the link dropped")

@@ -26,4 +26,15 @@ enum FirmwareTransferOutcome {
     case sent
     /// The bootloader rejected the init packet on Execute (Secure DFU).
     case initPacketRejected(DFUFailure)
+    /// Asked only to finish a part the device holds whole, the transfer found it holding none
+    /// of it: the device activated the part before (Secure DFU).
+    case notHeld
+}
+
+/// The request that makes the device activate a part (Secure DFU's last Execute) went out and
+/// its answer did not come: the link went down, or the wait ran out. The device may run the
+/// part already; `UpdateRun` looks before anything is sent again.
+struct UnansweredActivation: Error {
+    /// What happened to the answer.
+    let failure: DFUFailure
 }
