@@ -64,7 +64,7 @@ final class InventoryTests: XCTestCase {
             message { try FleetInventory(csv: "device,force\nA,maybe\n") }.contains("row 2: force 'maybe'"))
         XCTAssertTrue(
             message { try FleetInventory(json: Data(#"{"devices": [{"package": "x"}]}"#.utf8)) }
-                .contains("devices[0].device: missing"))
+                .contains("device 1: device missing"))
         XCTAssertTrue(
             message {
                 try FleetInventory(

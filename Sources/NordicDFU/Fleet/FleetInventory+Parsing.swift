@@ -1,49 +1,65 @@
 import Foundation
 
 extension FleetInventory {
-    /// Reads an inventory file: JSON when its first non-blank character is `{`, else CSV. Package
-    /// and public key paths are made relative to the file's folder.
+    /// Reads an inventory file, its format told by its content: JSON when its first non-blank
+    /// character is `{`, CSV otherwise. Package and public key paths are made relative to the
+    /// file's folder.
     public init(contentsOf url: URL) throws(FleetInventoryError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            throw FleetInventoryError("\(url.path) is a directory; name the inventory file (JSON or CSV)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw FleetInventoryError(
-                "\(url.path): cannot read the inventory (\(error.localizedDescription))")
+                "\(url.path): cannot read the inventory; check the path and its permissions")
         }
-        let text = String(decoding: data, as: UTF8.self)
         let folder = url.deletingLastPathComponent()
-        let isJSON = text.first { !$0.isWhitespace } == "{"
         do throws(FleetInventoryError) {
-            let inventory = isJSON ? try Self(json: data) : try Self(csv: text)
+            let inventory: FleetInventory
+            switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            case UInt8(ascii: "{"):
+                inventory = try Self(json: data)
+            case UInt8(ascii: "["):
+                throw FleetInventoryError(
+                    "a JSON list; an inventory is an object with \"devices\" (and optional \"defaults\", \"rules\")"
+                )
+            default:
+                guard let text = String(validating: data, as: UTF8.self) else {
+                    throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
+                }
+                inventory = try Self(csv: text)
+            }
             self = inventory.resolvingPaths(against: folder)
         } catch {
             throw FleetInventoryError("\(url.path): \(error.message)")
         }
     }
 
-    /// The JSON form: `{"defaults": {…}, "devices": [{…}], "rules": [{…}]}`.
+    /// The JSON form: `{"defaults": {…}, "devices": [{…}], "rules": [{…}]}`, read strictly: an
+    /// unknown key, a value of the wrong type or an empty string is an error naming the entry.
     public init(json data: Data) throws(FleetInventoryError) {
-        let file: InventoryFile
-        do {
-            file = try JSONDecoder().decode(InventoryFile.self, from: data)
-        } catch let error as DecodingError {
-            throw FleetInventoryError("not a valid inventory: \(error.summary)")
-        } catch {
-            throw FleetInventoryError("not a valid inventory: \(error)")
+        let root = try InventoryObject(
+            InventoryJSON.read([UInt8](data)), at: "the inventory", allowed: ["defaults", "devices", "rules"])
+        let defaults = try root.object("defaults", allowed: ["package", "adapter", "force"])
+        guard let deviceValues = try root.array("devices") else {
+            throw FleetInventoryError("the inventory has no \"devices\" list")
         }
-        let rules = try file.rules.enumerated().map { index, rule throws(FleetInventoryError) in
-            try rule.rule(number: index + 1)
+        let devices = try deviceValues.enumerated().map { index, value throws(FleetInventoryError) in
+            try FleetDeviceEntry(json: value, number: index + 1)
+        }
+        let rules = try (root.array("rules") ?? []).enumerated().map {
+            index, value throws(FleetInventoryError) in
+            try FleetRule(json: value, number: index + 1)
         }
         try self.init(
             defaults: Defaults(
-                package: file.defaults?.package, adapter: file.defaults?.adapter,
-                force: file.defaults?.force ?? false),
-            devices: file.devices.map {
-                FleetDeviceEntry(
-                    device: $0.device, package: $0.package, adapter: $0.adapter, force: $0.force,
-                    simulate: $0.simulate)
-            }, rules: rules)
+                package: defaults?.string("package"), adapter: defaults?.string("adapter"),
+                force: defaults?.bool("force") ?? false),
+            devices: devices, rules: rules)
     }
 
     /// The CSV form: a header row naming `device` and any of `package`, `adapter`, `force`, then one
@@ -103,74 +119,67 @@ extension FleetInventory {
     }
 }
 
-/// The JSON inventory as written.
-private struct InventoryFile: Decodable {
-    struct Defaults: Decodable {
-        var package: String?
-        var adapter: String?
-        var force: Bool?
-    }
-
-    struct Device: Decodable {
-        var device: String
-        var package: String?
-        var adapter: String?
-        var force: Bool?
-        var simulate: FleetSimulationSpec?
-    }
-
-    struct Rule: Decodable {
-        var name: String?
-        var hardwareRevision: String?
-        var versionBelow: String?
-        var package: String
-
-        enum CodingKeys: String, CodingKey {
-            case name, package
-            case hardwareRevision = "hardware_revision"
-            case versionBelow = "version_below"
+extension FleetDeviceEntry {
+    /// Entry `number` (1-based) of an inventory's `devices`.
+    fileprivate init(json value: InventoryJSON, number: Int) throws(FleetInventoryError) {
+        var place = "device \(number)"
+        if case .object(let members) = value, case .string(let name)? = members["device"] {
+            place += " (\(name))"
         }
-
-        func rule(number: Int) throws(FleetInventoryError) -> FleetRule {
-            var version: DFUFirmwareVersion?
-            if let versionBelow {
-                guard let parsed = DFUFirmwareVersion(versionBelow) else {
-                    throw FleetInventoryError("rule \(number): version_below '\(versionBelow)' is not x.y.z")
-                }
-                version = parsed
-            }
-            return FleetRule(
-                name: name, hardwareRevision: hardwareRevision, versionBelow: version, package: package)
+        let entry = try InventoryObject(
+            value, at: place, allowed: ["device", "package", "adapter", "force", "simulate"])
+        guard let device = try entry.string("device") else {
+            throw FleetInventoryError("\(place): device missing")
         }
-    }
-
-    var defaults: Defaults?
-    var devices: [Device]
-    var rules: [Rule] = []
-
-    enum CodingKeys: String, CodingKey { case defaults, devices, rules }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        defaults = try container.decodeIfPresent(Defaults.self, forKey: .defaults)
-        devices = try container.decode([Device].self, forKey: .devices)
-        rules = try container.decodeIfPresent([Rule].self, forKey: .rules) ?? []
+        let simulate = try entry.object(
+            "simulate",
+            allowed: [
+                "kind", "dfu_version", "firmware_version", "hw_version", "sd_id", "public_key", "mtu",
+                "faults",
+            ])
+        self.init(
+            device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),
+            force: try entry.bool("force"), simulate: try simulate.map(FleetSimulationSpec.init))
     }
 }
 
-extension DecodingError {
-    /// Where in the document and what: `devices[3].device: missing`.
-    fileprivate var summary: String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+extension FleetSimulationSpec {
+    fileprivate init(_ object: InventoryObject) throws(FleetInventoryError) {
+        guard let kind = try object.string("kind") else {
+            throw FleetInventoryError("\(object.place): kind missing")
         }
-        switch self {
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])): missing"
-        case .typeMismatch(let type, let context): return "\(path(context.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let context): return "\(path(context.codingPath)): expected \(type)"
-        case .dataCorrupted(let context): return "\(path(context.codingPath)) \(context.debugDescription)"
-        @unknown default: return "\(self)"
+        self.init(
+            kind: kind, dfuVersion: try object.string("dfu_version"),
+            firmwareVersion: try object.string("firmware_version"), hwVersion: try object.text("hw_version"),
+            sdId: try object.text("sd_id"), publicKey: try object.string("public_key"),
+            mtu: try object.integer("mtu", in: 23...517), faults: try object.strings("faults") ?? [])
+    }
+}
+
+extension FleetRule {
+    /// Rule `number` (1-based) of an inventory's `rules`: at least one condition, so that no
+    /// rule matches every device by mistake (the defaults' package is for that).
+    fileprivate init(json value: InventoryJSON, number: Int) throws(FleetInventoryError) {
+        let place = "rule \(number)"
+        let rule = try InventoryObject(
+            value, at: place, allowed: ["name", "hardware_revision", "version_below", "package"])
+        guard let package = try rule.string("package") else {
+            throw FleetInventoryError("\(place): package missing")
+        }
+        var versionBelow: DFUFirmwareVersion?
+        if let text = try rule.string("version_below") {
+            guard let version = DFUFirmwareVersion(text) else {
+                throw FleetInventoryError("\(place): version_below '\(text)' is not a version (x.y.z)")
+            }
+            versionBelow = version
+        }
+        self.init(
+            name: try rule.string("name"), hardwareRevision: try rule.string("hardware_revision"),
+            versionBelow: versionBelow, package: package)
+        guard name != nil || hardwareRevision != nil || versionBelow != nil else {
+            throw FleetInventoryError(
+                "\(place) has no condition (name, hardware_revision or version_below) and would match "
+                    + "every device; give the package to all devices through \"defaults\" instead")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GATT
 
 /// The devices of a fleet update and how each one's package is chosen (docs/fleet.md): read from
 /// the JSON or CSV inventory of docs/cli-contract.md ("Fleet inventory").
@@ -25,10 +26,16 @@ public struct FleetInventory: Sendable, Equatable {
     public init(defaults: Defaults = .init(), devices: [FleetDeviceEntry], rules: [FleetRule] = [])
         throws(FleetInventoryError)
     {
-        var seen = Set<String>()
-        for entry in devices where !seen.insert(entry.device).inserted {
-            throw FleetInventoryError(
-                "device '\(entry.device)' appears twice; each device must be listed once")
+        var seen = Set<DeviceIdentifier>()
+        for entry in devices {
+            if let problem = DeviceIdentifier.problem(with: entry.device) {
+                throw FleetInventoryError(problem)
+            }
+            // addresses in any case name one device
+            guard seen.insert(DeviceIdentifier(entry.device)).inserted else {
+                throw FleetInventoryError(
+                    "device '\(entry.device)' appears twice; each device must be listed once")
+            }
         }
         guard !devices.isEmpty else { throw FleetInventoryError("the inventory lists no devices") }
         self.defaults = defaults
@@ -73,7 +80,7 @@ public struct FleetDeviceEntry: Sendable, Equatable {
 
 /// The `simulate` object of an inventory entry: the `--sim-*` options without their prefix,
 /// as text; the simulator (not the fleet) interprets them.
-public struct FleetSimulationSpec: Sendable, Equatable, Codable {
+public struct FleetSimulationSpec: Sendable, Equatable {
     public var kind: String
     public var dfuVersion: String?
     public var firmwareVersion: String?
@@ -95,35 +102,6 @@ public struct FleetSimulationSpec: Sendable, Equatable, Codable {
         self.publicKey = publicKey
         self.mtu = mtu
         self.faults = faults
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case kind, mtu, faults
-        case dfuVersion = "dfu_version"
-        case firmwareVersion = "firmware_version"
-        case hwVersion = "hw_version"
-        case sdId = "sd_id"
-        case publicKey = "public_key"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try container.decode(String.self, forKey: .kind)
-        dfuVersion = try container.decodeIfPresent(String.self, forKey: .dfuVersion)
-        firmwareVersion = try container.decodeIfPresent(String.self, forKey: .firmwareVersion)
-        hwVersion = try container.decodeTextIfPresent(forKey: .hwVersion)
-        sdId = try container.decodeTextIfPresent(forKey: .sdId)
-        publicKey = try container.decodeIfPresent(String.self, forKey: .publicKey)
-        mtu = try container.decodeIfPresent(Int.self, forKey: .mtu)
-        faults = try container.decodeIfPresent([String].self, forKey: .faults) ?? []
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A value written as a JSON string or number (`"0xB6"` or `182`), as text.
-    fileprivate func decodeTextIfPresent(forKey key: Key) throws -> String? {
-        if let number = try? decodeIfPresent(Int.self, forKey: key) { return String(number) }
-        return try decodeIfPresent(String.self, forKey: key)
     }
 }
 

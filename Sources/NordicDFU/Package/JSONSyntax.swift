@@ -4,37 +4,62 @@
 /// nothing, and keeps no more state than one byte per open container.
 enum JSONSyntax {
     struct Invalid: Error {
-        var reason: String
+        /// What is wrong.
+        var what: String
+        /// Where: the byte offset into the text; nil for the text as a whole.
+        var offset: Int?
+
+        /// What and where, by byte offset.
+        var reason: String { offset.map { "\(what) at byte \($0)" } ?? what }
+
+        /// What and where, by line and column (1-based, columns in characters) in `bytes`.
+        func located(in bytes: [UInt8]) -> String {
+            guard let offset else { return what }
+            let before = bytes[..<min(offset, bytes.count)]
+            let line = before.count(where: { $0 == 0x0A }) + 1
+            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            let column = String(decoding: bytes[lineStart..<before.endIndex], as: UTF8.self).count + 1
+            return "line \(line), column \(column): \(what)"
+        }
     }
 
     /// Deeper nesting is refused (no manifest needs more than four levels).
     static let maximumDepth = 512
 
-    static func validate(_ bytes: [UInt8]) throws(Invalid) {
-        var scanner = Scanner(bytes: bytes)
+    /// Checks the syntax; with `rejectingDuplicateKeys`, also that no object names a member twice
+    /// (RFC 8259 leaves that open; Python's `json`, and so Nordic's tools, take the last).
+    static func validate(_ bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(Invalid) {
+        var scanner = Scanner(bytes: bytes, rejectsDuplicateKeys: rejectingDuplicateKeys)
         try scanner.text()
     }
 
     private struct Scanner {
         let bytes: [UInt8]
+        let rejectsDuplicateKeys: Bool
         var position = 0
+        /// `{` or `[` of each open container.
+        var open: [UInt8] = []
+        /// The member names seen in each open object, when duplicates are refused.
+        var keys: [Set<ArraySlice<UInt8>>] = []
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], rejectsDuplicateKeys: Bool) {
+            self.bytes = bytes
+            self.rejectsDuplicateKeys = rejectsDuplicateKeys
+        }
 
         private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
         private func fail(_ what: String) -> Invalid {
-            Invalid(reason: "\(what) at byte \(position)")
+            Invalid(what: what, offset: position)
         }
 
         mutating func text() throws(Invalid) {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                throw Invalid(reason: "it starts with a byte order mark, which JSON texts must not have")
+                throw Invalid(what: "it starts with a byte order mark, which JSON texts must not have")
             }
             guard String(validating: bytes, as: UTF8.self) != nil else {
-                throw Invalid(reason: "it is not UTF-8 text")
+                throw Invalid(what: "it is not UTF-8 text")
             }
-            var open: [UInt8] = []  // `{` or `[` of each open container
             var expectingValue = true
             while true {
                 skipWhitespace()
@@ -44,10 +69,11 @@ enum JSONSyntax {
                         let opener = current!
                         guard open.count < JSONSyntax.maximumDepth else { throw fail("nested too deep") }
                         open.append(opener)
+                        if opener == UInt8(ascii: "{") { keys.append([]) }
                         position += 1
                         skipWhitespace()
                         if current == opener + 2 {  // `}` or `]`: empty
-                            open.removeLast()
+                            close(opener)
                             position += 1
                             expectingValue = false
                         } else if opener == UInt8(ascii: "{") {
@@ -66,7 +92,7 @@ enum JSONSyntax {
                         if container == UInt8(ascii: "{") { try key() }
                         expectingValue = true
                     case container + 2:
-                        open.removeLast()
+                        close(container)
                         position += 1
                     case nil:
                         throw fail("the text ends inside an object or array")
@@ -78,11 +104,22 @@ enum JSONSyntax {
             guard current == nil else { throw fail("text after the JSON value") }
         }
 
+        private mutating func close(_ opener: UInt8) {
+            open.removeLast()
+            if opener == UInt8(ascii: "{") { keys.removeLast() }
+        }
+
         /// `"name" :` inside an object (a trailing comma fails here).
         private mutating func key() throws(Invalid) {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let start = position
             try string()
+            if rejectsDuplicateKeys, !keys[keys.count - 1].insert(bytes[start..<position]).inserted {
+                let name = String(decoding: bytes[start..<position], as: UTF8.self)
+                position = start
+                throw fail("\(name) is named twice in one object")
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
             position += 1
