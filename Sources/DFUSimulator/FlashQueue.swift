@@ -1,4 +1,4 @@
-/// The device's flash and the buffers that wait for it (docs/simulator.md, "Flash model").
+/// The device's flash and the buffers that wait for it (docs/simulator.md, "Link and flash model").
 ///
 /// Flash operations (page erases, writes) run one after another. Two limits decide when an
 /// SDK 15–17 Secure bootloader loses a packet, as its sources do:

@@ -1,4 +1,4 @@
-/// The connection-event arithmetic of one BLE link (docs/simulator.md, "Link model").
+/// The connection-event arithmetic of one BLE link (docs/simulator.md, "Link and flash model").
 ///
 /// Events happen every `interval`; event `k` is at `k · interval`. In one event the central sends
 /// at most `slotsPerEvent` link-layer packets; the peripheral answers in the same event. Anything

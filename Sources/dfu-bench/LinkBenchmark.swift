@@ -8,7 +8,7 @@ import GATT
 import NordicDFU
 
 /// `dfu-bench link`: Secure DFU through bluetoothd against `dfu-sim`, next to the protocol bound
-/// of the same link measured in the same run (docs/engine.md, "Through bluetoothd").
+/// of the same link measured in the same run (docs/benchmarks.md, "DFU through bluetoothd").
 struct LinkBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "link",
@@ -192,8 +192,8 @@ struct LinkBenchmark: AsyncParsableCommand {
     /// per-object path runs more than once.
     static let warmUpBytes = 12 * 1024
 
-    /// One untimed update by every client and write path the run measures (docs/engine.md,
-    /// "Warm-up"): under TCG the first run of code is translated as it goes, a cost of the
+    /// One untimed update by every client and write path the run measures (docs/benchmarks.md,
+    /// "What the bench does"): under TCG the first run of code is translated as it goes, a cost of the
     /// emulator that the first measured update alone would otherwise pay.
     private func warmUp(key: P256.Signing.PrivateKey, _ serve: () throws -> SimulatorProcess) async throws {
         let package = try Self.package(size: Self.warmUpBytes, key: key)

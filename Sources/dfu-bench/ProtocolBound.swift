@@ -2,7 +2,7 @@ import DFUSimulator
 import DFUSupport
 
 /// The shortest Secure DFU of one image a client could make on a measured link
-/// (docs/engine.md, "Through bluetoothd"): one Set PRN, then for every object, the init packet's
+/// (docs/benchmarks.md, "DFU through bluetoothd"): one Set PRN, then for every object, the init packet's
 /// included, Create written, the object's bytes streamed from Create's write response at the raw
 /// rate (the SDK takes packets behind a Create it has not answered yet: docs/engine.md
 /// "Streaming behind Create") with the checksum in the receipt for the last packet, and Execute

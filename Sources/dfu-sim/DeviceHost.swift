@@ -223,10 +223,24 @@ final class DeviceHost: Sendable {
                 shown = links.adapterAddress
             }
         }
-        let server = try await BlueZGATTServer.start(
-            adapter: links.adapterName, services: services,
-            advertisements: advertiser == nil ? [advertisement, advertisement] : [])
-        try advertiser?.start(address: persona.address, advertisement: advertisement)
+        func startServer() async throws -> BlueZGATTServer {
+            try await BlueZGATTServer.start(
+                adapter: links.adapterName, services: services,
+                advertisements: advertiser == nil ? [advertisement, advertisement] : [])
+        }
+        var server = try await startServer()
+        do {
+            try advertiser?.start(address: persona.address, advertisement: advertisement)
+        } catch {
+            // The raw channel opens for anyone; its advertising commands need CAP_NET_RAW.
+            reporter.warning(
+                "cannot advertise at \(shown) (\(error)); advertising at the adapter's address instead")
+            advertiser?.stop()
+            advertiser = nil
+            shown = links.adapterAddress
+            await server.stop()
+            server = try await startServer()
+        }
         state.withLock { state in
             state.server = server
             state.advertiser = advertiser

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Secure DFU through real bluetoothd, measured against the protocol bound of the same link
-# (`dfu-bench link`, docs/engine.md "Through bluetoothd"): in the VM of scripts/vm/run.sh,
+# (`dfu-bench link`, docs/benchmarks.md "DFU through bluetoothd"): in the VM of scripts/vm/run.sh,
 # dfu-sim on hci1, the updater on hci0. Builds dfu-bench and dfu-sim in release first unless
 # DFU_SKIP_BUILD=1; the VM runs the built binaries (building inside the VM is far too slow).
 # A benchmark, not part of scripts/test.sh. Needs root (scripts/vm/run.sh).

@@ -1,6 +1,6 @@
 import DFUSupport
 
-/// How one device of a fleet ended (docs/fleet.md, "Report").
+/// How one device of a fleet ended (docs/fleet.md, "Output").
 public struct FleetDeviceReport: Sendable {
     /// `completed`, `skipped`, `failed`, `aborted` (the contract's results), or `not_started`
     /// (the rollout stopped before this device: canary failed, too many failures, interrupted).

@@ -3,7 +3,7 @@ import Foundation
 import GATT
 
 /// The devices a rollout has finished, kept in a file so that a run interrupted by Ctrl-C or a
-/// reboot, started again, skips them (docs/fleet.md, "Resuming"). Rewritten atomically after
+/// reboot, started again, skips them (docs/fleet.md, "State file"). Rewritten atomically after
 /// each device: a crash leaves the previous or the next version, never a torn one.
 public final class FleetStateFile: Sendable {
     /// What the file remembers of a finished device.

@@ -4,7 +4,7 @@ import NordicDFU
 import XCTest
 
 /// 1,000 simulated updates in one process leave the open file descriptors and the resident
-/// memory where they were after a warm-up (docs/reliability.md has the measured figures).
+/// memory where they were after a warm-up (docs/benchmarks.md has the measured figures).
 /// `DFU_RESOURCE_UPDATES=N` runs N instead of 1,000 (the bounds stay: growth must not scale).
 final class ResourceTests: XCTestCase {
     private let updates =
@@ -44,7 +44,7 @@ final class ResourceTests: XCTestCase {
                 + "resident \(resident / 1024) KiB → +\(residentGrowth / 1024) KiB")
         // Nothing the engine or simulator opens outlives an update.
         XCTAssertLessThanOrEqual(descriptorGrowth, 0)
-        // Measured (docs/reliability.md): +3.2 MiB after 1,000, +4.9 MiB after 3,000, +4.6 MiB
+        // Measured (docs/benchmarks.md): +3.2 MiB after 1,000, +4.9 MiB after 3,000, +4.6 MiB
         // after 8,000: the allocator's arenas settle near 5 MiB and do not scale with updates.
         // A leaked image per update (12 KiB) would pass 8 MiB within 1,000.
         XCTAssertLessThan(residentGrowth, 8 << 20)
