@@ -61,7 +61,8 @@ struct SimulatedDevice: Sendable {
             firmware =
                 kind.isLegacy ? .legacyBootloader(LegacyBootloader()) : .secureBootloader(SecureBootloader())
             address = keepsAddress ? core.identityAddress : core.identityAddress.incremented
-            advertisedName = kind.isLegacy ? "DfuTarg" : core.bootloaderName ?? "DfuTarg"
+            let configured = configuration.bootloaderName
+            advertisedName = kind.isLegacy ? configured : core.bootloaderName ?? configured
         }
         core.flash.reset(at: time)
         availableAt = time + core.timing.bootTime.nanoseconds

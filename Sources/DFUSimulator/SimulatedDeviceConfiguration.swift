@@ -12,6 +12,10 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var address: BluetoothAddress
     /// The name the application advertises.
     public var name: String
+    /// The name the bootloader advertises when no buttonless jump set one: Nordic's `DfuTarg`
+    /// unless changed (a fleet entry named by name that starts in its bootloader advertises its
+    /// name, so that the fleet finds it).
+    public var bootloaderName = "DfuTarg"
     /// The Legacy bootloader's DFU version, 0.5 … 0.8.
     public var legacyDFUVersion: LegacyDFUVersion
     /// The Firmware Revision String the application reports; as x.y.z it is also the application

@@ -7,7 +7,8 @@ extension SimulatedDeviceConfiguration {
     /// The simulated device of an inventory entry with a `simulate` object, read as the same
     /// `--simulate`/`--sim-*` options `dfu-update flash` takes. An entry named by address
     /// advertises there; one named by name advertises that name at an address made from `index`
-    /// (`C0:DE:00:01:HH:LL`, the low octet even so that address + 1 stays in the block).
+    /// (`C0:DE:00:01:HH:LL`, the low octet even so that address + 1 stays in the block); its
+    /// bootloader, when it starts in one, advertises that name too.
     public init(fleetEntry entry: FleetDeviceEntry, index: Int) throws(SimulatorConfigurationError) {
         guard let spec = entry.simulate else {
             throw SimulatorConfigurationError("device '\(entry.device)' has no simulate object")
@@ -29,6 +30,7 @@ extension SimulatedDeviceConfiguration {
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
             self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)
+            if let name, kind.startsInBootloader { bootloaderName = name }
         } catch {
             let reason =
                 (error as? SimulationOptionsError)?.description ?? SimulationOptions.message(for: error)

@@ -91,7 +91,7 @@ struct FleetCommand: ContractCommand {
     func run() async throws {
         let setup = try await FleetSetup(self)
         let reporter = FleetReporter(
-            json: json, verbose: logging.verbose, plan: plan, simulated: setup.simulated)
+            json: json, plan: plan, simulated: setup.simulated)
         let (controller, events) = setup.fleet.start { reporter.observe($0) }
         let interrupted = Locked(false)
         let interrupt = InterruptHandler {

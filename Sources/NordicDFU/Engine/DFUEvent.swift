@@ -34,6 +34,10 @@ public struct DFUResult: Sendable {
     public var outcome: Outcome
     /// Firmware bytes written to the device in total (resent bytes included).
     public var bytesSent: Int
+    /// Of `bytesSent`, those written a second time: an object sent again after a checksum
+    /// mismatch, packets the device lost, a Legacy part restarted. The engine recovers from
+    /// these by itself; a large share says the link or the device struggles.
+    public var bytesResent: Int
     /// From the start to the end of the update, on the link's time.
     public var duration: Duration
     /// Reconnections after a lost link or restarts of a part.
@@ -49,8 +53,9 @@ public struct DFUResult: Sendable {
     public init(
         outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int,
         transferDurations: [Duration] = [],
-        partsActivated: Int = 0
+        partsActivated: Int = 0, bytesResent: Int = 0
     ) {
+        self.bytesResent = bytesResent
         self.outcome = outcome
         self.bytesSent = bytesSent
         self.duration = duration

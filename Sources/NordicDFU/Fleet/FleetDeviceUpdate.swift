@@ -1,5 +1,6 @@
 import DFUSupport
 import GATT
+import Logging
 
 /// One device's update within a fleet: attempts with backoff, a bound on the whole, and a
 /// read-back of the version it runs afterwards.
@@ -14,6 +15,13 @@ struct FleetDeviceUpdate: Sendable {
     /// Addresses of the fleet's other devices: never taken for this one's bootloader.
     let otherAddresses: Set<String>
     let emit: @Sendable (FleetEvent) -> Void
+
+    /// Where the fleet's own lines about this device go, beside the engine's.
+    private var logger: Logger {
+        var logger = Logger(label: "dfu")
+        logger[metadataKey: "device"] = "\(device)"
+        return logger
+    }
 
     /// Runs the update and fills `report`'s result, counters and version after.
     func run(into report: inout FleetDeviceReport) async {
@@ -85,12 +93,9 @@ struct FleetDeviceUpdate: Sendable {
             if attempt > 0 {
                 attempts.retries += 1
                 let wait = options.backoff * (1 << min(attempt - 1, 16))
-                emit(
-                    .device(
-                        device,
-                        .log(
-                            .warning, "retrying in \(wait.seconds) s (retry \(attempt) of \(options.retries))"
-                        )))
+                let line = "retrying in \(wait.secondsForPeople) (retry \(attempt) of \(options.retries))"
+                logger.info("\(line)")
+                emit(.device(device, .log(.info, line)))
                 do {
                     try await central.linkTime.sleep(for: wait)
                 } catch {

@@ -52,7 +52,7 @@ extension FleetRun {
             var report = FleetDeviceReport(device: entry.device, result: .failed)
             report.failure = DFUFailure(
                 .failedToConnect, device: entry.device,
-                detail: "\(note); check that it is powered, in range and advertising, and its address or name"
+                detail: "\(note); check its address or name"
             )
             finish(report, result: .failed)
             return nil

@@ -81,10 +81,10 @@ enum Output {
     static func line(_ value: JSONValue) { line(value.serialized()) }
 
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        TerminalDisplay.shared.print(text, toStandardOutput: true)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        TerminalDisplay.shared.print(text)
     }
 }

@@ -4,14 +4,15 @@ import GATT
 import NordicDFU
 
 /// Prints an update's events: JSON Lines on stdout (`--json`), or for a person on stderr — a
-/// progress bar redrawn in place on a terminal, plain lines otherwise. Log lines are the
-/// library's own, through its swift-log `Logger` (stderr, at the level `--verbose`/`--log-level`
-/// chose).
+/// progress bar redrawn in place on a terminal (`TerminalDisplay`), plain lines otherwise. Log
+/// lines are the library's own, through its swift-log `Logger` (stderr, at the level
+/// `--verbose`/`--log-level` chose), printed above the bar.
 final class FlashReporter: @unchecked Sendable {
     private let device: String
     private let json: Bool
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private var barShown = false
+    private let display = TerminalDisplay.shared
+    /// The last progress shown as a bar, until its part ends.
+    private var bar: DFUProgress?
     private var lastPlainPercent = -1
 
     init(device: String, json: Bool) {
@@ -22,7 +23,6 @@ final class FlashReporter: @unchecked Sendable {
     func report(_ event: DFUEvent) {
         if case .log = event {
             // the library logs the line itself, through the swift-log handler the CLI set up
-            endBar()
         } else if json {
             if let line = jsonLine(event) { Output.line(line) }
         } else {
@@ -71,7 +71,7 @@ final class FlashReporter: @unchecked Sendable {
             return .object(
                 [("event", .string("result"))] + head + [
                     ("result", .string(result.identifier)), ("error", error),
-                    ("bytes_sent", .int(result.bytesSent)),
+                    ("bytes_sent", .int(result.bytesSent)), ("bytes_resent", .int(result.bytesResent)),
                     ("duration_seconds", .double(result.duration.seconds)),
                     ("retries", .int(result.retries)),
                 ])
@@ -105,7 +105,10 @@ final class FlashReporter: @unchecked Sendable {
         case .result(let result):
             switch result.outcome {
             case .completed:
-                line("updated \(device): \(result.bytesSent) bytes in \(result.duration.secondsForPeople)")
+                let resent = result.bytesResent > 0 ? " (\(result.bytesResent) of them resent)" : ""
+                line(
+                    "updated \(device): \(result.bytesSent) bytes\(resent) in \(result.duration.secondsForPeople)"
+                )
             case .skipped: line("\(device) is up to date")
             case .aborted: line("aborted; \(device) can take the update again")
             case .failed(let failure):
@@ -115,37 +118,43 @@ final class FlashReporter: @unchecked Sendable {
     }
 
     private func progressLine(_ progress: DFUProgress) {
-        let speed = progress.averageSpeedBytesPerSecond
-        let remaining = Double(progress.partBytes - progress.bytesSent)
-        let eta = speed > 0 ? String(format: "%.0f s", remaining / speed) : "--"
-        let rate = String(format: "%.1f kB/s", speed / 1000)
-        let part = "part \(progress.part)/\(progress.totalParts)"
-        if isTerminal {
-            let width = 30
-            let filled = progress.percent * width / 100
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let percent = String(progress.percent).leftPadded(to: 3)
-            write("\r\(part) [\(bar)] \(percent)%  \(rate)  ETA \(eta)  ")
-            barShown = true
-            if progress.percent == 100 { endBar() }
+        if display.isTerminal {
+            bar = progress
+            display.show([barText(progress, finished: false)])
         } else if progress.percent == 100 || progress.percent / 10 > lastPlainPercent / 10 {
             lastPlainPercent = progress.percent
-            Output.error(
-                "\(part): \(progress.percent)% (\(progress.bytesSent)/\(progress.partBytes) bytes, \(rate))")
+            let rate = String(format: "%.1f kB/s", progress.averageSpeedBytesPerSecond / 1000)
+            display.print(
+                "part \(progress.part)/\(progress.totalParts): \(progress.percent)% "
+                    + "(\(progress.bytesSent)/\(progress.partBytes) bytes, \(rate))")
         }
     }
 
+    /// `part 1/2 [#####-----]  50%  20.1 kB/s  ETA 3 s`; once finished, without the ETA.
+    private func barText(_ progress: DFUProgress, finished: Bool) -> String {
+        let speed = progress.averageSpeedBytesPerSecond
+        let width = 30
+        let filled = progress.percent * width / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        var text =
+            "part \(progress.part)/\(progress.totalParts) [\(bar)] \(String(progress.percent).leftPadded(to: 3))%  "
+            + String(format: "%.1f kB/s", speed / 1000)
+        if !finished {
+            let remaining = Double(progress.partBytes - progress.bytesSent)
+            text += "  ETA " + (speed > 0 ? (remaining / speed).secondsForPeople : "--")
+        }
+        return text
+    }
+
+    /// A line above the bar; the bar of a part that has ended stays as a line of its own.
     private func line(_ text: String) {
-        endBar()
-        Output.error(text)
+        if let bar {
+            self.bar = nil
+            display.clearBlock()
+            display.print(barText(bar, finished: true))
+        }
+        display.print(text)
     }
-
-    private func endBar() {
-        if barShown { write("\n") }
-        barShown = false
-    }
-
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }
 
 extension String {

@@ -4,8 +4,9 @@ import GATT
 import NordicDFU
 
 /// The live view on a terminal (stderr): one line per active device, then the totals and a
-/// rough estimate of the time left, redrawn in place at most ten times a second. Messages scroll
-/// above it.
+/// rough estimate of the time left, redrawn in place (`TerminalDisplay`) on every event, at most
+/// ten times a second, and twice a second while nothing happens, so that the clock ticks.
+/// Messages scroll above it.
 final class FleetLiveView: Sendable {
     private struct Active {
         var state = "connecting"
@@ -17,15 +18,27 @@ final class FleetLiveView: Sendable {
         var order: [String] = []
         var finished = 0
         var failed = 0
-        var bytes = 0
-        var drawnLines = 0
         var lastDraw: ContinuousClock.Instant?
         /// Devices in the run: each has one plan event.
         var total = 0
+        var ended = false
     }
 
     private let state = Locked(State())
     private let start = ContinuousClock.now
+    private let display = TerminalDisplay.shared
+    private let ticker = Locked<Task<Void, Never>?>(nil)
+
+    init() {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                guard let self else { return }
+                self.state.withLock { self.draw(&$0, force: false) }
+            }
+        }
+        ticker.withLock { $0 = task }
+    }
 
     func update(_ device: String, _ event: DFUEvent) {
         state.withLock { state in
@@ -50,28 +63,21 @@ final class FleetLiveView: Sendable {
             state.order.removeAll { $0 == report.device }
             state.finished += 1
             if report.isFailure { state.failed += 1 }
-            state.bytes += report.bytesSent
-            draw(&state, force: true)
-        }
-    }
-
-    /// Prints `text` above the live lines.
-    func print(_ text: String) {
-        state.withLock { state in
-            write(clear(&state) + text + "\n")
             draw(&state, force: true)
         }
     }
 
     /// Removes the live lines for good.
-    func end() { state.withLock { write(clear(&$0)) } }
-
-    private func clear(_ state: inout State) -> String {
-        defer { state.drawnLines = 0 }
-        return state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)F\u{1B}[J" : ""
+    func end() {
+        ticker.withLock { $0?.cancel() }
+        state.withLock { state in
+            state.ended = true
+            display.clearBlock()
+        }
     }
 
     private func draw(_ state: inout State, force: Bool) {
+        guard !state.ended, state.total > 0 else { return }
         let now = ContinuousClock.now
         if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return }
         state.lastDraw = now
@@ -80,22 +86,22 @@ final class FleetLiveView: Sendable {
             guard let progress = active.progress, active.state == "uploading" else {
                 return "  \(device)  \(active.state)"
             }
-            let rate = String(format: "%.1f kB/s", progress.averageSpeedBytesPerSecond / 1000)
+            let rate = String(format: "%.1f kB/s", progress.currentSpeedBytesPerSecond / 1000)
             return "  \(device)  part \(progress.part)/\(progress.totalParts)  \(progress.percent)%  \(rate)"
         }
+        // what the uploads carry now, each at its own link's speed
+        let uploading = state.order.compactMap { device in
+            state.active[device].flatMap { $0.state == "uploading" ? $0.progress : nil }
+        }
+        let rate = uploading.map(\.currentSpeedBytesPerSecond).reduce(0, +) / 1000
         let elapsed = (now - start).seconds
-        let rate = elapsed > 0 ? Double(state.bytes) / elapsed / 1000 : 0
         // A rough estimate: the time per finished device so far, for the devices left.
         let left = state.total - state.finished
         let eta =
-            state.finished > 0
-            ? String(format: "%.0f s", elapsed / Double(state.finished) * Double(left)) : "--"
+            state.finished > 0 ? (elapsed / Double(state.finished) * Double(left)).secondsForPeople : "--"
         lines.append(
             "\(state.finished)/\(state.total) done (\(state.failed) failed), \(state.order.count) active, "
-                + String(format: "%.1f kB/s overall, %.0f s elapsed, ETA ", rate, elapsed) + eta)
-        write(clear(&state) + lines.joined(separator: "\n") + "\n")
-        state.drawnLines = lines.count
+                + String(format: "%.1f kB/s now, ", rate) + "\(Int(elapsed)) s elapsed, ETA \(eta)")
+        display.show(lines)
     }
-
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }

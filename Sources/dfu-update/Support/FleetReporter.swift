@@ -8,16 +8,14 @@ import NordicDFU
 /// view on a terminal or one line per finished device; the summary table at the end.
 final class FleetReporter: Sendable {
     private let json: Bool
-    private let verbose: Bool
     private let plan: Bool
     private let simulated: [String: SimulatedCentral]
     /// One contract printer per device, for its state, version and progress events.
     private let printers = Locked([String: FlashReporter]())
     private let live: FleetLiveView?
 
-    init(json: Bool, verbose: Bool, plan: Bool, simulated: [String: SimulatedCentral]) {
+    init(json: Bool, plan: Bool, simulated: [String: SimulatedCentral]) {
         self.json = json
-        self.verbose = verbose
         self.plan = plan
         self.simulated = simulated
         live = !json && isatty(STDERR_FILENO) == 1 ? FleetLiveView() : nil
@@ -83,10 +81,7 @@ final class FleetReporter: Sendable {
             live?.planned()
             if plan { Output.line(FleetPlanLine.text(entry)) }
         case .device(let device, let deviceEvent):
-            // Errors are logged once more in the device's result line.
-            if case .log(let level, let text) = deviceEvent, level == .warning || verbose {
-                message("\(device): \(level == .warning ? "warning: " : "")\(text)")
-            }
+            // log lines reach the terminal once, through the swift-log handler
             live?.update(device, deviceEvent)
         case .finished(let report):
             live?.finished(report)
@@ -99,7 +94,5 @@ final class FleetReporter: Sendable {
         }
     }
 
-    private func message(_ text: String) {
-        if let live { live.print(text) } else { Output.error(text) }
-    }
+    private func message(_ text: String) { Output.error(text) }
 }

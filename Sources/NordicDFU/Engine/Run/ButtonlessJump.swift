@@ -36,7 +36,7 @@ struct ButtonlessJump {
             } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
                 // The answer was lost; the name may be set. Look for both the name and the address.
                 session.bootloaderName = String(decoding: bytes, as: UTF8.self)
-                session.log(.warning, "no answer to Set advertisement name; going on")
+                session.log(.info, "no answer to Set advertisement name; going on")
             } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
                 throw session.failure(
                     .deviceDisconnected,
@@ -91,7 +91,7 @@ struct ButtonlessJump {
         do {
             try await peripheral.waitForDisconnection(timeout: options.responseTimeout)
         } catch {
-            session.log(.warning, "the application did not drop the link after the jump; disconnecting")
+            session.log(.info, "the application did not drop the link after the jump; disconnecting")
             await peripheral.disconnect()
         }
     }

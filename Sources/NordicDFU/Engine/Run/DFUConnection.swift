@@ -24,7 +24,7 @@ extension UpdateSession {
             } catch let error as GATTError {
                 if case .bluetoothUnavailable = error { throw mapped(error, during: .bluetoothDisabled) }
                 lastError = error
-                log(.warning, "connection attempt \(attempt) to \(target) failed: \(error)")
+                log(.info, "connection attempt \(attempt) to \(target) failed: \(error)")
             }
         }
         // the failure's message starts with the device, and the transport's names it too: say it once

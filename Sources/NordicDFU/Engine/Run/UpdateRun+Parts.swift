@@ -9,6 +9,7 @@ extension UpdateRun {
         _ index: Int, on start: DFUConnection, track: (DFUConnection) -> Void
     ) async throws -> (PartOutcome, DFUConnection) {
         let part = package.images[index]
+        session.firmwareWrites.withLock { $0.startPart() }
         session.loggingPart(index + 1, of: package.images.count)
         defer { session.loggingPart(nil, of: package.images.count) }
         let meter = ProgressMeter(
@@ -26,7 +27,7 @@ extension UpdateRun {
                 attempt += 1
                 session.retries += 1
                 session.log(
-                    .warning, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
+                    .info, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
                 await connection.peripheral.disconnect()
                 session.state(.connecting)
                 connection = try await session.reconnect(
@@ -94,7 +95,7 @@ extension UpdateRun {
             // The device still waits in its bootloader on the same connection.
             guard skipsRefusedPart else { throw failure }
             session.log(
-                .warning,
+                .info,
                 "the system image was refused (\(failure.detail)); it is probably installed already, "
                     + "going on with the application")
             return .skippedToApplication
@@ -107,7 +108,7 @@ extension UpdateRun {
         do {
             try await connection.peripheral.waitForDisconnection(timeout: options.responseTimeout)
         } catch {
-            session.log(.warning, "the device did not reset after the update; disconnecting")
+            session.log(.info, "the device did not reset after the update; disconnecting")
             await connection.peripheral.disconnect()
         }
         return .sent

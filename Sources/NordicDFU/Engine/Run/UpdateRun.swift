@@ -129,7 +129,8 @@ struct UpdateRun {
         let failure =
             (session.mapped(error, during: .invalidInternalState) as? DFUFailure)
             ?? session.failure(.invalidInternalState, "\(error)")
-        session.log(.error, failure.message)
+        // the result carries the failure; the line is for logs that follow the update
+        session.log(.info, "failed: \(failure.message)")
         session.finish(.failed(failure))
     }
 }

@@ -15,9 +15,8 @@ final class UpdateSession {
     var logger: Logger
     let startTime: Duration
 
-    /// Firmware bytes written to packet characteristics, resent bytes included.
-    let firmwareBytesWritten = Locked(0)
-    var bytesSent: Int { firmwareBytesWritten.withLock { $0 } }
+    /// Firmware bytes written to packet characteristics.
+    let firmwareWrites = Locked(FirmwareWrites())
     /// Reconnections and part restarts.
     var retries = 0
     /// See `DFUResult.transferDurations`.
@@ -95,11 +94,31 @@ final class UpdateSession {
     /// Ends the event stream with the result.
     func finish(_ outcome: DFUResult.Outcome) {
         let result = DFUResult(
-            outcome: outcome, bytesSent: bytesSent, duration: linkTime.now() - startTime, retries: retries,
-            transferDurations: transferDurations, partsActivated: partsActivated)
+            outcome: outcome, bytesSent: firmwareWrites.withLock(\.total),
+            duration: linkTime.now() - startTime,
+            retries: retries, transferDurations: transferDurations, partsActivated: partsActivated,
+            bytesResent: firmwareWrites.withLock(\.resent))
         emit(.result(result))
         events.finish()
     }
+}
+
+/// The firmware bytes one update wrote: all of them, and those of the current part written a
+/// second time (an object sent again, lost packets, a Legacy part restarted).
+struct FirmwareWrites {
+    var total = 0
+    var resent = 0
+    /// The end of the highest range of the current part written so far.
+    private var partEnd = 0
+
+    /// `range` (offsets in the part's image) was written.
+    mutating func record(_ range: Range<Int>) {
+        total += range.count
+        resent += max(0, min(range.upperBound, partEnd) - range.lowerBound)
+        partEnd = max(partEnd, range.upperBound)
+    }
+
+    mutating func startPart() { partEnd = 0 }
 }
 
 extension DFULogLevel {

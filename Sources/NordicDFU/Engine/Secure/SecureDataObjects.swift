@@ -145,7 +145,7 @@ extension SecureFirmwareTransfer {
                 waitBeforeStream =
                     offset == from ? min(max(blocked, waited * 2), LearnedFlashWait.cap) : blocked
                 session.log(
-                    .warning,
+                    .info,
                     "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; "
                         + "resending them after \(waitBeforeStream.secondsForPeople)")
                 from = offset
@@ -155,7 +155,7 @@ extension SecureFirmwareTransfer {
             if lostPackets {
                 // Later packets took the place of lost ones: only a new object mends that.
                 session.log(
-                    .warning,
+                    .info,
                     "the device holds \(offset) bytes of the object at offset \(range.lowerBound), "
                         + "with packets missing; creating it again")
                 needsCreate = true
@@ -163,7 +163,7 @@ extension SecureFirmwareTransfer {
             }
             corruptAttempts += 1
             session.log(
-                .warning,
+                .info,
                 "checksum mismatch on the object at offset \(range.lowerBound) "
                     + "(attempt \(corruptAttempts) of \(Self.checksumAttempts))")
             guard corruptAttempts < Self.checksumAttempts else {
@@ -229,7 +229,7 @@ extension SecureFirmwareTransfer {
     /// (`UpdateSession.givesUpDefaultReceipts`).
     private func receiptNotWhereDue(early: Int?, sentUpTo: Int, held: Int) async throws {
         guard held >= sentUpTo else {
-            if let early { session.log(.warning, "receipt for \(early) bytes, \(sentUpTo) sent") }
+            if let early { session.log(.debug, "receipt for \(early) bytes, \(sentUpTo) sent") }
             return
         }
         session.receiptsMissedInARow += 1
@@ -238,7 +238,7 @@ extension SecureFirmwareTransfer {
         }
         guard session.givesUpDefaultReceipts, controlPoint.channel.ledger.interval > 0 else { return }
         session.log(
-            .warning,
+            .info,
             "the device's packet receipts did not come where due twice in a row; "
                 + "asking for each object's checksum instead")
         try await controlPoint.require(.setPacketReceiptNotification(0), timeout: options.notificationTimeout)

@@ -98,7 +98,7 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
                 return try await executeCommand()
             }
             session.log(
-                .warning, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
+                .info, "init packet checksum mismatch (attempt \(attempt) of \(Self.checksumAttempts))")
         }
         throw session.failure(.crcError, "the init packet arrived corrupted \(Self.checksumAttempts) times")
     }

@@ -81,7 +81,7 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
             return notification
         } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
             ledger.isUncertain = true
-            session.log(.warning, "a packet receipt notification did not arrive (\(failure.detail))")
+            session.log(.info, "a packet receipt notification did not arrive (\(failure.detail))")
             return nil
         }
     }

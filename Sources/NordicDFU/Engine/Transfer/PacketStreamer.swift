@@ -27,13 +27,18 @@ package struct PacketStreamer {
     func packets(for count: Int) -> Int { (count + packetSize - 1) / packetSize }
 
     /// Writes `bytes` as consecutive packets, handed to the transport together; firmware bytes
-    /// count towards the result. The writes are bounded by the transport
+    /// (their indices are offsets in the part's image) count towards the result. The writes are bounded by the transport
     /// (`GATTCharacteristic.writeWithoutResponse`): a task and a timer per batch of its own cost
     /// more CPU than the packets (docs/engine.md, "CPU").
     func write(_ bytes: ArraySlice<UInt8>, firmware: Bool) async throws {
         var written = 0
         // also what went out before a failure: a resume does not send it again
-        defer { if firmware { session.firmwareBytesWritten.withLock { $0 += written } } }
+        defer {
+            if firmware {
+                let range = bytes.startIndex..<bytes.startIndex + written
+                session.firmwareWrites.withLock { $0.record(range) }
+            }
+        }
         do {
             try await characteristic.writeWithoutResponse(bytes, inPacketsOf: packetSize, written: &written)
         } catch {

@@ -1,0 +1,71 @@
+import DFUSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a person sees on a terminal: lines that scroll, and below them at most one live block (a
+/// progress bar, a fleet's active devices) redrawn in place. Every line a command prints for a
+/// person, log lines included, goes through here, so that none lands inside the block and no
+/// redraw leaves part of an older one. Off a terminal there is no block: lines are written as
+/// they come.
+final class TerminalDisplay: Sendable {
+    /// The display of this process's stderr.
+    static let shared = TerminalDisplay()
+
+    /// Whether stderr is a terminal (a live block is shown only there).
+    let isTerminal: Bool
+    /// The lines of the block on screen; the cursor stands at the end of the last one.
+    private let block = Locked<[String]>([])
+
+    private init() { isTerminal = isatty(STDERR_FILENO) == 1 }
+
+    /// Prints `text` (a line or several) above the live block: to stderr, or to stdout.
+    func print(_ text: String, toStandardOutput: Bool = false) {
+        block.withLock { block in
+            let output = toStandardOutput ? FileHandle.standardOutput : FileHandle.standardError
+            guard isTerminal, !block.isEmpty else { return output.write(Data((text + "\n").utf8)) }
+            write(erase(block))
+            output.write(Data((text + "\n").utf8))
+            write(draw(block))
+        }
+    }
+
+    /// Shows `lines` as the live block, in place of the block shown before (on a terminal only).
+    func show(_ lines: [String]) {
+        guard isTerminal else { return }
+        block.withLock { block in
+            write(erase(block) + draw(lines))
+            block = lines
+        }
+    }
+
+    /// Removes the live block from the screen.
+    func clearBlock() { show([]) }
+
+    /// Back to the start of the block's first line, and the screen cleared from there.
+    private func erase(_ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        return (lines.count > 1 ? "\u{1B}[\(lines.count - 1)A" : "") + "\r\u{1B}[J"
+    }
+
+    /// Each line cut to the terminal's width, so that none wraps and every redraw knows how many
+    /// lines it covers.
+    private func draw(_ lines: [String]) -> String {
+        let width = max(20, columns - 1)
+        return lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }.joined(
+            separator: "\n")
+    }
+
+    private var columns: Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    private func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
