@@ -7,14 +7,19 @@ struct Adapter: Sendable {
     var name: String { String(path.split(separator: "/").last ?? "") }
     var address: String
 
-    /// Picks the adapter the user named (`hciN` or its address), or the first one; checks that
-    /// it is powered. Throws `GATTError.bluetoothUnavailable` saying what is missing.
-    static func select(_ wanted: String?, in tree: ObjectTree) throws -> Adapter {
-        let adapters = tree.paths(with: BlueZ.adapterInterface).map { path in
+    /// Every adapter bluetoothd exports, in its order.
+    static func all(in tree: ObjectTree) -> [Adapter] {
+        tree.paths(with: BlueZ.adapterInterface).map { path in
             Adapter(
                 path: path,
                 address: tree.properties(path, BlueZ.adapterInterface)?["Address"]?.stringValue ?? "")
         }
+    }
+
+    /// Picks the adapter the user named (`hciN` or its address), or the first one; checks that
+    /// it is powered. Throws `GATTError.bluetoothUnavailable` saying what is missing.
+    static func select(_ wanted: String?, in tree: ObjectTree) throws -> Adapter {
+        let adapters = all(in: tree)
         guard !adapters.isEmpty else {
             throw GATTError.bluetoothUnavailable("bluetoothd has no Bluetooth adapter")
         }

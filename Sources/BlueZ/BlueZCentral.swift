@@ -56,6 +56,31 @@ public final class BlueZCentral: GATTCentral {
         discovery = DiscoverySessions(bus: bus, adapter: self.adapter)
     }
 
+    /// A Bluetooth adapter as bluetoothd lists it.
+    public struct AdapterInfo: Sendable, Equatable {
+        /// `hciN`.
+        public var name: String
+        public var address: String
+        public var powered: Bool
+    }
+
+    /// The adapters bluetoothd has, powered or not. Throws `GATTError.bluetoothUnavailable` when
+    /// there is no system bus or bluetoothd is not on it.
+    public static func adapters() async throws -> [AdapterInfo] {
+        let bus = try await BlueZBus.connect()
+        let tree: ObjectTree
+        do {
+            tree = try await bus.managedObjects()
+        } catch {
+            throw gattError(error, "listing bluetoothd's objects", device: "adapters")
+        }
+        return Adapter.all(in: tree).map { adapter in
+            AdapterInfo(
+                name: adapter.name, address: adapter.address,
+                powered: tree.properties(adapter.path, BlueZ.adapterInterface)?["Powered"]?.boolValue == true)
+        }
+    }
+
     /// The D-Bus connection's thread, where bluetoothd's replies and notifications arrive.
     public var taskExecutor: (any TaskExecutor)? { bus.connection.taskExecutor }
 

@@ -28,7 +28,8 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public static let defaultFirmwareVersion = "1.0.0"
     /// The hw_version the Secure bootloader accepts.
     public var hardwareVersion: UInt32
-    /// FWID of the SoftDevice the device holds, checked against `sd_req`.
+    /// FWID of the SoftDevice the device holds, checked against `sd_req`: by default S140 6.1.1
+    /// (0xB6, nRF5 SDK 15.3) for the Secure kinds, S132 2.0.1 (0x88, SDK 11) for the Legacy ones.
     public var softDeviceID: UInt16
     /// When set, the Secure bootloader requires init packets signed by this key
     /// (`DFUPublicKey(contentsOf:)` reads `--sim-public-key FILE`). When nil, signatures are not
@@ -54,7 +55,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public init(
         kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
         name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
-        firmwareVersion: String? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt16 = 0xB6,
+        firmwareVersion: String? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt16? = nil,
         publicKey: DFUPublicKey? = nil, mtu: Int = 247, faults: [SimulatedFault] = [],
         timing: SimulationTiming = SimulationTiming(), commandObjectMaximumSize: Int = 512,
         legacyDeviceType: UInt16? = nil, legacyDeviceRevision: UInt16? = nil
@@ -65,7 +66,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
         self.legacyDFUVersion = legacyDFUVersion
         self.firmwareVersion = firmwareVersion
         self.hardwareVersion = hardwareVersion
-        self.softDeviceID = softDeviceID
+        self.softDeviceID = softDeviceID ?? (kind.isLegacy ? 0x88 : 0xB6)
         self.publicKey = publicKey
         self.mtu = mtu
         self.faults = faults

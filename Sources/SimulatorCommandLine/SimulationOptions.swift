@@ -19,7 +19,9 @@ public struct SimulationOptions: ParsableArguments {
     @Option(help: "The hw_version the simulated Secure bootloader accepts, decimal or 0x hex (52).")
     public var simHwVersion: NumberArgument<UInt32>?
 
-    @Option(help: "FWID of the SoftDevice the simulated device holds, decimal or 0x hex (0xB6).")
+    @Option(
+        help:
+            "FWID of the SoftDevice the simulated device holds, decimal or 0x hex (0xB6; Legacy kinds 0x88).")
     public var simSdId: NumberArgument<UInt16>?
 
     @Option(

@@ -29,7 +29,8 @@ struct DFUSimCommand: AsyncParsableCommand {
             Examples:
               dfu-sim --simulate secure-app --adapter hci1
               dfu-sim --simulate legacy --adapter hci1 --json
-              dfu-sim --simulate secure --sim-public-key key.pem --sim-fault disconnect-at=8192
+              dfu-sim --simulate secure --sim-public-key Firmware/dfu_test_key_public.pem
+              dfu-sim --simulate secure-app --sim-fault disconnect-at=8192
             """)
 
     @OptionGroup var simulation: SimulationOptions

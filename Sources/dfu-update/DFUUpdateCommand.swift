@@ -13,13 +13,15 @@ struct DFUUpdateCommand: AsyncParsableCommand {
 
             Examples:
               dfu-update inspect Firmware/secure_app.zip
-              dfu-update scan --timeout 5
+              dfu-update adapters
+              dfu-update scan --timeout 5 --dfu-only
               dfu-update info --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
         subcommands: [
-            InspectCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, FleetCommand.self,
+            InspectCommand.self, AdaptersCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
+            FleetCommand.self,
         ])
 
     /// Parses, bootstraps logging, runs, and reports every failure of every command one way
@@ -48,12 +50,13 @@ struct DFUUpdateCommand: AsyncParsableCommand {
             failure.print(json: json)
             exit(withError: failure.exitCode)
         }
-        if json, exitCode(for: error) == .validationFailure {
+        // one line (one object with --json), as every other failure: not ArgumentParser's block
+        if exitCode(for: error) == .validationFailure {
             let text = message(for: error)
             let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
             var message = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine
             if message.hasSuffix(".") { message.removeLast() }
-            CommandFailure(usage: message + "; see --help").print(json: true)
+            CommandFailure(usage: message + "; see --help").print(json: json)
             exit(withError: ExitCode.usage)
         }
         exit(withError: error)

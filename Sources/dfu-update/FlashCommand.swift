@@ -33,61 +33,15 @@ struct FlashCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    @Flag(help: "Update even when the device already runs the package's version.")
-    var force = false
+    @OptionGroup(title: "Update options") var update: UpdateOptions
 
     @Option(help: "The package's version (x.y.z or an integer), instead of the one in its init packet.")
     var packageVersion: DFUFirmwareVersion?
 
-    @Option(
-        help: "UUID of the characteristic holding the device's version (default: 2A26, Firmware Revision).")
-    var versionCharacteristic: BluetoothUUID?
-
-    @Option(
-        name: .customLong("prn"),
-        help: "Packet receipt notification interval; 0 turns them off (Secure 0, Legacy 10).")
-    var packetReceiptNotifications: UInt16?
-
-    @Option(help: "Largest packet written to the device, in bytes, 20…512 (the link's limit applies too).")
-    var packetSize: Int = 512
-
-    @Option(help: "Seconds each connection attempt may take.")
-    var connectTimeout = Seconds(10)
-
-    @Option(help: "Seconds to wait for a response that needs flash work (Create, Execute, Validate).")
-    var responseTimeout = Seconds(20)
-
-    @Option(help: "Reconnections after a lost link, 0…100 (Secure resumes, Legacy restarts the image).")
-    var retries: Int = 3
-
-    @Option(help: "Milliseconds to wait after creating each data object, 0…5000 (Secure).")
-    var prepareDelay: Int?
-
-    @Flag(help: "Secure DFU: send everything again instead of resuming what the device holds.")
-    var noResume = false
-
-    @Option(help: "The name the bootloader advertises after a buttonless jump (default: random DfuNNNNN).")
-    var bootloaderName: String?
-
-    @Flag(help: "Do not rename the bootloader before a buttonless jump.")
-    var noBootloaderName = false
-
-    @Option(
-        help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
-    var bootloaderAddress: DFUOptions.BootloaderLocation = .automatic
-
-    @Flag(help: "Accept SDK 12's experimental buttonless service.")
-    var experimentalButtonless = false
-
-    @Flag(help: "Legacy DFU without a DFU Version characteristic: treat the device as a bootloader.")
-    var forceBootloader = false
-
     func validate() throws {
         if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
-        guard (20...512).contains(packetSize) else { throw ValidationError("--packet-size must be 20…512") }
-        guard (0...100).contains(retries) else { throw ValidationError("--retries must be 0…100") }
-        if let prepareDelay, !(0...5000).contains(prepareDelay) {
-            throw ValidationError("--prepare-delay must be 0…5000 ms")
+        if let device, let problem = DeviceIdentifier.problem(with: device) {
+            throw ValidationError("--device: \(problem)")
         }
     }
 
@@ -141,25 +95,8 @@ struct FlashCommand: ContractCommand {
     }
 
     private var options: DFUOptions {
-        var options = DFUOptions()
-        options.force = force
+        var options = update.dfuOptions
         options.packageVersion = packageVersion?.description
-        if let versionCharacteristic { options.versionCharacteristic = versionCharacteristic }
-        options.packetReceiptNotifications = packetReceiptNotifications
-        options.maximumPacketSize = packetSize
-        options.connectTimeout = connectTimeout.duration
-        options.responseTimeout = responseTimeout.duration
-        options.retries = retries
-        if let prepareDelay { options.dataObjectPreparationDelay = .milliseconds(prepareDelay) }
-        options.disableResume = noResume
-        if noBootloaderName {
-            options.alternativeAdvertisingName = .disabled
-        } else if let bootloaderName {
-            options.alternativeAdvertisingName = .name(bootloaderName)
-        }
-        options.bootloaderLocation = bootloaderAddress
-        options.enableExperimentalButtonless = experimentalButtonless
-        options.forceBootloaderMode = forceBootloader
         return options
     }
 }

@@ -22,7 +22,9 @@ struct FleetCommand: ContractCommand {
     @Argument(help: "The inventory: JSON or CSV (docs/cli-contract.md, \"Fleet inventory\").")
     var inventory: String
 
-    @Option(help: "The most devices updated at once, over all adapters.")
+    @Option(
+        parsing: .unconditional, help: "The most devices updated at once, over all adapters, 1…1000.",
+        transform: { try Ranged.integer($0, in: 1...1000) })
     var concurrency = 4
 
     @Option(
@@ -31,7 +33,9 @@ struct FleetCommand: ContractCommand {
     )
     var adapters: [String] = []
 
-    @Option(help: "The most connections asked of one Bluetooth adapter at once.")
+    @Option(
+        parsing: .unconditional, help: "The most connections asked of one Bluetooth adapter at once, 1…100.",
+        transform: { try Ranged.integer($0, in: 1...100) })
     var adapterConnections = 4
 
     @Option(help: "Write the report of every device to this file (JSON).")
@@ -44,42 +48,45 @@ struct FleetCommand: ContractCommand {
         help: "Dry run: find and read every device, show the package each would get and why; write nothing.")
     var plan = false
 
-    @Option(help: "Update this many devices first; go on only if they all succeed.")
+    @Option(
+        parsing: .unconditional,
+        help: "Update this many devices first, 0…100000; go on only if they all succeed.",
+        transform: { try Ranged.integer($0, in: 0...100_000) })
     var canary = 0
 
-    @Option(help: "Stop starting updates once this many devices have failed.")
+    @Option(
+        parsing: .unconditional, help: "Stop starting updates once this many devices have failed, 1…100000.",
+        transform: { try Ranged.integer($0, in: 1...100_000) })
     var maxFailures: Int?
 
     @Option(help: "Remember finished devices in this file; a run started again skips them.")
     var state: String?
 
-    @Option(help: "Whole-update retries per device after a lost link or a failed connection.")
-    var retries = 2
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Whole updates started again per device after one failed to connect or lost its link beyond --retries, 0…100.",
+        transform: { try Ranged.integer($0, in: 0...100) })
+    var deviceRetries = 2
 
-    @Option(help: "Seconds one device's update may take, retries included.")
-    var deviceTimeout: Double = 600
+    @Option(
+        help: "Seconds one device's update may take, device retries included, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var deviceTimeout = Seconds(600)
 
-    @Option(help: "Seconds to scan for the inventory's devices.")
-    var discoveryTimeout: Double = 10
-
-    @Flag(help: "Update even devices that already run the package's version.")
-    var force = false
+    @Option(
+        help: "Seconds to scan for the inventory's devices, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var discoveryTimeout = Seconds(10)
 
     @Flag(help: "Do not reconnect after an update to read the version the device now reports.")
     var noReadBack = false
 
+    @OptionGroup(title: "Update options (each device)") var update: UpdateOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        guard concurrency >= 1, adapterConnections >= 1 else {
-            throw ValidationError("--concurrency and --adapter-connections must be at least 1")
-        }
-        guard canary >= 0, retries >= 0, maxFailures.map({ $0 >= 1 }) ?? true else {
-            throw ValidationError("--canary and --retries must be 0 or more, --max-failures 1 or more")
-        }
-        guard deviceTimeout > 0, discoveryTimeout > 0 else {
-            throw ValidationError("timeouts must be positive")
-        }
         if let report {
             let folder = URL(fileURLWithPath: report).deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -127,10 +134,11 @@ struct FleetCommand: ContractCommand {
         options.plan = plan
         options.canary = canary
         options.maximumFailures = maxFailures
-        options.retries = retries
-        options.deviceTimeout = .milliseconds(Int(deviceTimeout * 1000))
-        options.discoveryTimeout = .milliseconds(Int(discoveryTimeout * 1000))
+        options.retries = deviceRetries
+        options.deviceTimeout = deviceTimeout.duration
+        options.discoveryTimeout = discoveryTimeout.duration
         options.readBack = !noReadBack
+        options.update = update.dfuOptions
         return options
     }
 }

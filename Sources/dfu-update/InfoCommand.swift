@@ -18,13 +18,21 @@ struct InfoCommand: ContractCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How long to look for the device and connect, in seconds (at most 3600).")
+    @Option(
+        help: "How long to look for the device and connect, in seconds, more than 0 and at most 3600.",
+        transform: Seconds.parse)
     var timeout = Seconds(30)
 
     @Flag(help: "Print one JSON object (docs/cli-contract.md).")
     var json = false
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if let problem = DeviceIdentifier.problem(with: device) {
+            throw ValidationError("--device: \(problem)")
+        }
+    }
 
     static let readTimeout: Duration = .seconds(10)
 

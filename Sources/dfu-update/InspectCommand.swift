@@ -33,17 +33,27 @@ struct InspectCommand: ContractCommand {
         let package = try DFUPackage(contentsOf: URL(fileURLWithPath: self.package))
         let report = PackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
+        // a check asked for and failed: the description above says which image
+        if let key, let failing = package.images.firstIndex(where: { $0.verifySignature(with: key) == false })
+        {
+            if !json {
+                Output.error(
+                    "error: \(self.package): the signature of image \(failing + 1) does not verify with "
+                        + "\(publicKey ?? "the key")")
+            }
+            throw ExitCode.invalidPackage
+        }
     }
 
     private static func readKey(_ path: String) throws -> DFUPublicKey {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(
                 errorClass: DFUPackageError.Kind.fileNotFound.rawValue,
                 message: "\(path): the public key file cannot be read; check the path and its permissions",
                 exitCode: .fileNotFound)
         }
         do {
-            return try DFUPublicKey(text: text)
+            return try DFUPublicKey(text: String(decoding: data, as: UTF8.self))
         } catch {
             throw CommandFailure(
                 errorClass: "invalid_public_key",

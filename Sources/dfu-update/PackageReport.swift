@@ -96,7 +96,8 @@ struct PackageReport {
             [
                 "\(index + 1)", image.kind.rawValue, "\(image.binName) / \(image.datName ?? "-")",
                 sizeText(image), String(format: "0x%08x", image.crc32),
-                image.firmwareVersion.map { String($0) } ?? "-", sdReqText(image), signatureText(image),
+                versionText(image),
+                sdReqText(image), signatureText(image),
             ]
         }
         let widths = header.indices.map { column in
@@ -125,6 +126,13 @@ struct PackageReport {
         case nil: return "-"
         }
         return ids.map { String(format: "0x%X", $0) }.joined(separator: ",")
+    }
+
+    /// An application's version as x.y.z, as flash and the fleet print it (the JSON keeps the
+    /// integer); a bootloader's as the integer nrfutil takes.
+    private func versionText(_ image: DFUImage) -> String {
+        guard let version = image.firmwareVersion, version != .max else { return "-" }
+        return image.kind == .application ? DFUFirmwareVersion(number: version).description : String(version)
     }
 
     private func signatureText(_ image: DFUImage) -> String {

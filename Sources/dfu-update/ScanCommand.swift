@@ -15,8 +15,14 @@ struct ScanCommand: ContractCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How long to scan, in seconds (at most 3600).")
+    @Option(help: "How long to scan, in seconds, more than 0 and at most 3600.", transform: Seconds.parse)
     var timeout = Seconds(5)
+
+    @Option(help: "Only devices whose advertised name matches this pattern (* any run of characters, ? one).")
+    var name: String?
+
+    @Flag(help: "Only devices that advertise Nordic DFU (Secure or Legacy).")
+    var dfuOnly = false
 
     @Flag(help: "Print JSON Lines (docs/cli-contract.md).")
     var json = false
@@ -28,6 +34,8 @@ struct ScanCommand: ContractCommand {
         var order: [String] = []
         var latest: [String: Advertisement] = [:]
         for try await advertisement in central.scan(ScanFilter(), timeout: timeout.duration) {
+            if let name, !Glob.matches(name, advertisement.name ?? "") { continue }
+            if dfuOnly, DFUDeviceSupport.advertisedProtocol(advertisement.serviceUUIDs) == nil { continue }
             if latest[advertisement.address] == nil { order.append(advertisement.address) }
             latest[advertisement.address] = advertisement
         }

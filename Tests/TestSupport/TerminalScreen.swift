@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A command run in a pseudo-terminal of tmux, as a person runs it, and the screen it leaves:
 /// what the terminal shows once the command ended, with every redraw and erase applied.
 public enum TerminalScreen {
@@ -36,26 +40,33 @@ public enum TerminalScreen {
         public var description: String
     }
 
+    /// Runs tmux with `arguments` and returns what it printed. Spawned and reaped here with
+    /// posix_spawn and waitpid: Foundation's `Process` missed the exit of a tmux client (which
+    /// stayed a zombie) and waited for ever.
     @discardableResult
     private static func tmux(_ arguments: [String]) throws -> String {
         // into a file, not a pipe: the tmux server that the first call starts keeps the
         // client's descriptors open for as long as it runs
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID()).out")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try FileHandle(forWritingTo: file)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", "dfu-tests"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "tmux \(arguments.first ?? "") failed (is tmux installed?): \(text)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = (["tmux", "-L", "dfu-tests"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else {
+            throw Failure(
+                description: "tmux could not be started: is it installed (scripts/install-deps.sh)?")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw Failure(description: "tmux \(arguments.first ?? "") failed: \(text)")
         }
         return text
     }

@@ -63,10 +63,12 @@ extension FleetInventory {
     }
 }
 
-/// `*` and `?` wildcards, nothing else.
-enum Glob {
-    /// Greedy matching with one backtrack point (the last `*`): linear for simple patterns.
-    static func matches(_ patternText: String, _ textValue: String) -> Bool {
+/// Name patterns with `*` (any run of characters) and `?` (one character), nothing else: the
+/// rules' `name`, and `dfu-update scan --name`.
+public enum Glob {
+    /// Whether `textValue` matches `patternText`. Greedy matching with one backtrack point (the
+    /// last `*`): linear for simple patterns.
+    public static func matches(_ patternText: String, _ textValue: String) -> Bool {
         let pattern = Array(patternText)
         let text = Array(textValue)
         var p = 0

@@ -62,6 +62,14 @@ struct Seconds: ExpressibleByArgument, CustomStringConvertible {
         self.init(value)
     }
 
+    /// `text` as seconds, or an error that states the range (for `transform:`).
+    static func parse(_ text: String) throws -> Seconds {
+        guard let seconds = Seconds(argument: text) else {
+            throw ValidationError("'\(text)' is not a number of seconds more than 0 and at most 3600")
+        }
+        return seconds
+    }
+
     var duration: Duration { .nanoseconds(Int64((value * 1e9).rounded())) }
 
     var description: String { value == value.rounded() ? String(Int(value)) : String(value) }

@@ -14,6 +14,8 @@ final class FlashReporter: @unchecked Sendable {
     /// The last progress shown as a bar, until its part ends.
     private var bar: DFUProgress?
     private var lastPlainPercent = -1
+    /// The version check, for the result line of a skipped device.
+    private var versionCheck: DFUVersionCheck?
 
     init(device: String, json: Bool) {
         self.device = device
@@ -87,6 +89,7 @@ final class FlashReporter: @unchecked Sendable {
             guard state != .uploading, state != .completed, state != .aborted else { return }
             line("\(state)…")
         case .version(let check):
+            versionCheck = check
             let installed = check.installed ?? "unknown"
             let packaged = check.package ?? "unknown"
             let current = check.deviceIsNewer ? "the device runs a newer version" : "up to date"
@@ -109,6 +112,8 @@ final class FlashReporter: @unchecked Sendable {
                 line(
                     "updated \(device): \(result.bytesSent) bytes\(resent) in \(result.duration.secondsForPeople)"
                 )
+            case .skipped where versionCheck?.deviceIsNewer == true:
+                line("\(device) runs a newer version than the package; nothing was sent")
             case .skipped: line("\(device) is up to date")
             case .aborted: line("aborted; \(device) can take the update again")
             case .failed(let failure):

@@ -64,7 +64,7 @@ enum FleetReportFile {
         return
             (lines + [
                 "",
-                "\(report.devices.count) devices: \(totals) in \(String(format: "%.1f", report.duration.seconds)) s",
+                "\(report.devices.count) devices: \(totals) in \(report.duration.secondsForPeople)",
             ])
             .joined(separator: "\n")
     }

@@ -25,7 +25,7 @@ struct FleetSetup {
                 exitCode: .fileNotFound)
         }
         var inventory = try Self.usage { try FleetInventory(contentsOf: url) }
-        if command.force { inventory.defaults.force = true }
+        if command.update.force { inventory.defaults.force = true }
         let packages = try Self.packages(inventory.packagePaths)
 
         var adapters: [FleetAdapter] = []

@@ -1,0 +1,130 @@
+import ArgumentParser
+import GATT
+import NordicDFU
+
+/// How one device is updated: the options `flash` and `fleet` share, with one spelling and one
+/// meaning in both. Every number states its range in its help and in its error.
+struct UpdateOptions: ParsableArguments {
+    @Flag(help: "Update even when the device already runs the package's version.")
+    var force = false
+
+    @Option(
+        help: "UUID of the characteristic holding the device's version (default: 2A26, Firmware Revision).")
+    var versionCharacteristic: BluetoothUUID?
+
+    @Option(
+        name: .customLong("prn"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Packet receipt notification interval, 0…65535; 0 turns them off.",
+            discussion: "Default: Secure DFU one data object's packets, Legacy DFU 10."),
+        transform: { try Ranged.integer($0, in: 0...65535) })
+    var prn: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Largest packet written to the device, in bytes, 20…512.",
+            discussion: """
+                The link limits it too: a packet is at most the ATT MTU − 3 bytes, and BlueZ sets \
+                the MTU when it connects (bluetoothd's [GATT] ExchangeMTU, 517 by default, and what \
+                the device accepts); this tool cannot choose it.
+                """),
+        transform: { try Ranged.integer($0, in: 20...512) })
+    var packetSize = 512
+
+    @Option(
+        help: "Seconds each connection attempt may take, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var connectTimeout = Seconds(10)
+
+    @Option(
+        help:
+            "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var responseTimeout = Seconds(20)
+
+    @Option(
+        help:
+            "Seconds to look for the device after it restarts (into its bootloader, between parts), more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var bootloaderWait = Seconds(10)
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Reconnections after a lost link within one update, 0…100 (Secure DFU resumes, Legacy DFU restarts the image).",
+        transform: { try Ranged.integer($0, in: 0...100) })
+    var retries = 3
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Milliseconds to wait after creating each data object, 0…5000 (Secure DFU).",
+            discussion: "Default: none until the device loses packets, then what the loss showed."),
+        transform: { try Ranged.integer($0, in: 0...5000) })
+    var prepareDelay: Int?
+
+    @Flag(help: "Secure DFU: send everything again instead of resuming what the device holds.")
+    var noResume = false
+
+    @Option(help: "The name the bootloader advertises after a buttonless jump (default: random DfuNNNNN).")
+    var bootloaderName: String?
+
+    @Flag(help: "Do not rename the bootloader before a buttonless jump.")
+    var noBootloaderName = false
+
+    @Option(
+        help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
+    var bootloaderAddress: DFUOptions.BootloaderLocation = .automatic
+
+    @Flag(help: "Accept SDK 12's experimental buttonless service.")
+    var experimentalButtonless = false
+
+    @Flag(help: "Legacy DFU without a DFU Version characteristic: treat the device as a bootloader.")
+    var forceBootloader = false
+
+    func validate() throws {
+        if noBootloaderName, bootloaderName != nil {
+            throw ValidationError("--bootloader-name and --no-bootloader-name exclude each other")
+        }
+        if let bootloaderName, bootloaderName.isEmpty || bootloaderName.utf8.count > 20 {
+            throw ValidationError("--bootloader-name must be 1 to 20 bytes long")
+        }
+    }
+
+    /// The engine's options these flags ask for.
+    var dfuOptions: DFUOptions {
+        var options = DFUOptions()
+        options.force = force
+        if let versionCharacteristic { options.versionCharacteristic = versionCharacteristic }
+        options.packetReceiptNotifications = prn.map(UInt16.init)
+        options.maximumPacketSize = packetSize
+        options.connectTimeout = connectTimeout.duration
+        options.responseTimeout = responseTimeout.duration
+        options.bootloaderScanTimeout = bootloaderWait.duration
+        options.retries = retries
+        if let prepareDelay { options.dataObjectPreparationDelay = .milliseconds(prepareDelay) }
+        options.disableResume = noResume
+        if noBootloaderName {
+            options.alternativeAdvertisingName = .disabled
+        } else if let bootloaderName {
+            options.alternativeAdvertisingName = .name(bootloaderName)
+        }
+        options.bootloaderLocation = bootloaderAddress
+        options.enableExperimentalButtonless = experimentalButtonless
+        options.forceBootloaderMode = forceBootloader
+        return options
+    }
+}
+
+/// Whole numbers in a range, read so that the error states the range (`--prn -1` is a value out
+/// of range, not a missing one).
+enum Ranged {
+    static func integer(_ text: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw ValidationError(
+                "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}
