@@ -33,8 +33,11 @@ let package = Package(
         // Several datagrams in one system call (sendmmsg), behind BlueZ's packet sockets.
         .target(name: "CDatagrams"),
 
-        // Small concurrency and formatting helpers the modules share (package access only).
-        .target(name: "DFUSupport"),
+        // Small concurrency and formatting helpers the modules share (package access only), and
+        // the version with the commit it was built from.
+        .target(name: "DFUSupport", plugins: ["BuildInfo"]),
+        // Records the commit the package is built from (`--version`).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // A typed, async Swift face of libdbus. Knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // The vocabulary of a GATT central. Knows nothing of D-Bus or Nordic.

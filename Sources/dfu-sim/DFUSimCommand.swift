@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFUSupport
 import BlueZ
 import DBus
 import DFUSimulator
@@ -31,7 +32,8 @@ struct DFUSimCommand: AsyncParsableCommand {
               dfu-sim --simulate legacy --adapter hci1 --json
               dfu-sim --simulate secure --sim-public-key Firmware/dfu_test_key_public.pem
               dfu-sim --simulate secure-app --sim-fault disconnect-at=8192
-            """)
+            """,
+        version: BuildInfo.description)
 
     @OptionGroup var simulation: SimulationOptions
 

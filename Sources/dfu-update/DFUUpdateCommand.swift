@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFUSupport
 
 @main
 struct DFUUpdateCommand: AsyncParsableCommand {
@@ -19,6 +20,7 @@ struct DFUUpdateCommand: AsyncParsableCommand {
               dfu-update flash Firmware/secure_app.zip --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
+        version: BuildInfo.description,
         subcommands: [
             InspectCommand.self, AdaptersCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
             FleetCommand.self,

@@ -38,6 +38,18 @@ final class DocumentedCommandsTests: XCTestCase {
         }
     }
 
+    /// `--version`: the release and the commit it was built from (this is a git checkout).
+    func testVersionNamesTheCommit() async throws {
+        for program in ["dfu-update", "dfu-sim"] {
+            let output = try await ProcessRunner.run(CLIRunner.executable(named: program), ["--version"])
+            XCTAssertEqual(output.status, 0, program)
+            let text = output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertNotNil(
+                text.range(of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}(\+changes)?\)$"#, options: .regularExpression),
+                "\(program): \(text)")
+        }
+    }
+
     func testEveryDocumentedCommandRunsAsDocumented() async throws {
         var commands = try commands(inMarkdown: "README.md") + commands(inMarkdown: "Firmware/README.md")
         for subcommand in [[], ["flash"], ["fleet"], ["scan"], ["info"], ["inspect"], ["adapters"]] {
