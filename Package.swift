@@ -112,7 +112,8 @@ let package = Package(
             name: "MCUmgrTests",
             dependencies: [
                 "MCUmgr", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
         .testTarget(
