@@ -35,6 +35,11 @@ final class CBORDecoderTests: XCTestCase {
         // A map of n entries needs at least 2n bytes.
         assertRefused("a3010203040581", .truncated, at: 6)
         assertRefused("a30102030405", .truncated, at: 0)
+        // The head's own bytes do not count as bytes left (found by FuzzSMP).
+        assertRefused("7818" + String(repeating: "61", count: 23), .truncated, at: 0)
+        assertRefused("5a00010000" + String(repeating: "00", count: 65_535), .truncated, at: 0)
+        assertRefused("bf61617818" + String(repeating: "62", count: 23), .truncated, at: 3)
+        assertRefused("5f5818" + String(repeating: "00", count: 23), .truncated, at: 1)
     }
 
     func testNonShortestHeadsAreRefused() {

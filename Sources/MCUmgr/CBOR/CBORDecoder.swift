@@ -64,11 +64,15 @@ public enum CBORDecoder {
             return value
         }
 
-        /// A count or length that must fit in the bytes left, each element taking at least
-        /// `unit` bytes.
-        private func bounded(_ argument: UInt64, unit: Int, head: Int) throws(CBORDecodingError) -> Int {
-            guard argument <= UInt64(remaining / unit) else { throw fail(.truncated, at: head) }
-            return Int(argument)
+        /// The argument of a head as a count or length that fits in the bytes after the head,
+        /// each element taking at least `unit` bytes. (The argument is read first: its own bytes
+        /// are not among those left.)
+        private mutating func boundedLength(_ info: UInt8, unit: Int, head: Int) throws(CBORDecodingError)
+            -> Int
+        {
+            let value = try argument(info, head: head)
+            guard value <= UInt64(remaining / unit) else { throw fail(.truncated, at: head) }
+            return Int(value)
         }
 
         mutating func item(depth: Int) throws(CBORDecodingError) -> CBORValue {
@@ -86,20 +90,20 @@ public enum CBORDecoder {
             case 1:
                 return .negative(try argument(info, head: head))
             case 2:
-                let count = try bounded(try argument(info, head: head), unit: 1, head: head)
+                let count = try boundedLength(info, unit: 1, head: head)
                 return .bytes(Array(take(count)))
             case 3:
-                let count = try bounded(try argument(info, head: head), unit: 1, head: head)
+                let count = try boundedLength(info, unit: 1, head: head)
                 return .text(try text(take(count), head: head))
             case 4:
-                let count = try bounded(try argument(info, head: head), unit: 1, head: head)
+                let count = try boundedLength(info, unit: 1, head: head)
                 try enter(depth, head: head)
                 var items: [CBORValue] = []
                 items.reserveCapacity(count)
                 for _ in 0..<count { items.append(try item(depth: depth + 1)) }
                 return .array(items)
             case 5:
-                let count = try bounded(try argument(info, head: head), unit: 2, head: head)
+                let count = try boundedLength(info, unit: 2, head: head)
                 try enter(depth, head: head)
                 var entries: [CBORValue: CBORValue] = [:]
                 entries.reserveCapacity(count)
@@ -130,8 +134,7 @@ public enum CBORDecoder {
                     guard initial >> 5 == major, initial & 0x1F != 31 else {
                         throw fail(.invalidChunk, at: chunkHead)
                     }
-                    let count = try bounded(
-                        try argument(initial & 0x1F, head: chunkHead), unit: 1, head: chunkHead)
+                    let count = try boundedLength(initial & 0x1F, unit: 1, head: chunkHead)
                     let chunk = take(count)
                     // A text chunk must be valid UTF-8 on its own (RFC 8949 §3.2.3).
                     if major == 3 { _ = try text(chunk, head: chunkHead) }
