@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NordicDFU", targets: ["NordicDFU"]),
         .library(name: "DFUSimulator", targets: ["DFUSimulator"]),
         .library(name: "BlueZ", targets: ["BlueZ"]),
+        .library(name: "MCUmgr", targets: ["MCUmgr"]),
         .executable(name: "dfu-update", targets: ["dfu-update"]),
         .executable(name: "dfu-bench", targets: ["dfu-bench"]),
         .executable(name: "dfu-sim", targets: ["dfu-sim"]),
@@ -55,6 +56,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Package/dfu-cc.proto"]),
+        // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
+        .target(name: "MCUmgr", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // A model of an nRF5 device, reached through the GATT protocols.
         .target(
             name: "DFUSimulator",
@@ -108,6 +111,12 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(
+            name: "MCUmgrTests",
+            dependencies: [
+                "MCUmgr", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
         .testTarget(

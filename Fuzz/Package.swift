@@ -18,6 +18,7 @@ let package = Package(
         fuzzTarget("FuzzLegacyInitPacket", [.product(name: "NordicDFU", package: "dfu-update")]),
         fuzzTarget("FuzzIntelHex", [.product(name: "NordicDFU", package: "dfu-update")]),
         fuzzTarget("FuzzResponses", [.product(name: "NordicDFU", package: "dfu-update")]),
+        fuzzTarget("FuzzSMP", [.product(name: "MCUmgr", package: "dfu-update")]),
         // The D-Bus module is no product of its own; BlueZ brings it.
         fuzzTarget("FuzzDBusMessage", [.product(name: "BlueZ", package: "dfu-update")]),
     ]
