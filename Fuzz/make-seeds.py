@@ -177,12 +177,39 @@ def dbus_messages():
     put("FuzzDBusMessage", "method-return", message(2, [(5, "u", 3)], "a(usv)", bytes(body.data)))
 
 
+def smp():
+    """FuzzSMP: the MCUboot fixture images, SMP frames (an image-state read answer, an upload
+    answer, a v2 error), a CBOR map and a dfu_application.zip manifest."""
+    folder = os.path.join(ROOT, "Tests", "MCUmgrTests", "Fixtures")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".bin") and os.path.getsize(os.path.join(folder, name)) <= SMALL:
+            with open(os.path.join(folder, name), "rb") as image:
+                put("FuzzSMP", name, image.read())
+
+    def frame(op, group, command, body, sequence=1):
+        return struct.pack(">BBHHBB", op | 0x08, 0, len(body), group, sequence, command) + body
+
+    # {"off": 4096}
+    put("FuzzSMP", "upload-answer", frame(3, 1, 1, bytes([0xA1, 0x63]) + b"off" + bytes([0x19, 0x10, 0x00])))
+    # {"images": [{"slot": 0, "version": "1.2.3", "hash": h'00…', "active": true, "confirmed": true}]}
+    image = (bytes([0xA5, 0x64]) + b"slot" + bytes([0x00, 0x67]) + b"version" + bytes([0x65]) + b"1.2.3"
+             + bytes([0x64]) + b"hash" + bytes([0x58, 0x20]) + bytes(32)
+             + bytes([0x66]) + b"active" + bytes([0xF5, 0x69]) + b"confirmed" + bytes([0xF5]))
+    put("FuzzSMP", "state-answer", frame(1, 1, 0, bytes([0xA1, 0x66]) + b"images" + bytes([0x81]) + image))
+    # {"err": {"group": 1, "rc": 2}}
+    put("FuzzSMP", "v2-error", frame(3, 1, 1, bytes([0xA1, 0x63]) + b"err" + bytes([0xA2, 0x65]) + b"group"
+                                     + bytes([0x01, 0x62]) + b"rc" + bytes([0x02])))
+    put("FuzzSMP", "manifest", b'{"format-version": 0, "files": [{"type": "application", "file": '
+        b'"app.bin", "image_index": "0", "slot_index_primary": "1", "version_MCUBOOT": "1.2.3"}]}')
+
+
 if __name__ == "__main__":
     shutil.rmtree(SEEDS, ignore_errors=True)
     fixture_packages()
     intel_hex()
     control_point()
     dbus_messages()
+    smp()
     for target in sorted(os.listdir(SEEDS)):
         files = os.listdir(os.path.join(SEEDS, target))
         size = sum(os.path.getsize(os.path.join(SEEDS, target, f)) for f in files)
