@@ -1,8 +1,8 @@
 import ArgumentParser
-import DFUSupport
 import BlueZ
 import DBus
 import DFUSimulator
+import DFUSupport
 import Foundation
 import GATT
 import SimulatorCommandLine

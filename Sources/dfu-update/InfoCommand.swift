@@ -39,47 +39,20 @@ struct InfoCommand: ContractCommand {
     func run() async throws {
         let central = try await bluetooth.central()
         let peripheral = try await central.connect(DeviceIdentifier(device), timeout: timeout.duration)
-        let info: DeviceInfo
+        let probe: DeviceProbe
         do {
-            info = try await Self.read(peripheral)
+            probe = try await DeviceProbe.read(peripheral, timeout: Self.readTimeout)
         } catch {
             await peripheral.disconnect()
             throw error
         }
         await peripheral.disconnect()
-        Output.line(json ? info.json.serialized() : info.humanText)
-    }
-
-    static func read(_ peripheral: any GATTPeripheral) async throws -> DeviceInfo {
-        let services = try await peripheral.services()
-        func string(_ uuid: BluetoothUUID) async throws -> String? {
-            guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else {
-                return nil
-            }
-            let bytes = try await characteristic.read(timeout: readTimeout)
-            // DIS strings are UTF-8, sometimes with a terminating NUL
-            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return DeviceInfo(
-            address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
-            firmwareRevision: try await string(DeviceInformationUUIDs.firmwareRevision),
-            hardwareRevision: try await string(DeviceInformationUUIDs.hardwareRevision),
-            softwareRevision: try await string(DeviceInformationUUIDs.softwareRevision),
-            dfu: try await DFUDeviceSupport.detect(in: services, timeout: readTimeout))
+        Output.line(json ? probe.json.serialized() : probe.humanText)
     }
 }
 
-/// What `info` found out about a device.
-struct DeviceInfo {
-    var address: String
-    var name: String?
-    var services: [BluetoothUUID]
-    var firmwareRevision: String?
-    var hardwareRevision: String?
-    var softwareRevision: String?
-    /// `nil` when the device offers no DFU.
-    var dfu: DFUDeviceSupport?
-
+/// What `info` prints of a device.
+extension DeviceProbe {
     var json: JSONValue {
         .object([
             ("address", .string(address)),
@@ -91,10 +64,10 @@ struct DeviceInfo {
             (
                 "dfu",
                 .object([
-                    ("protocol", .optional(dfu?.protocolKind.rawValue)),
-                    ("mode", .optional(dfu?.mode.rawValue)),
-                    ("buttonless", .optional(dfu?.buttonless?.rawValue)),
-                    ("legacy_dfu_version", .optional(dfu?.legacyVersion?.description)),
+                    ("protocol", .optional(support?.protocolKind.rawValue)),
+                    ("mode", .optional(support?.mode.rawValue)),
+                    ("buttonless", .optional(support?.buttonless?.rawValue)),
+                    ("legacy_dfu_version", .optional(support?.legacyVersion?.description)),
                 ])
             ),
         ])
@@ -105,10 +78,10 @@ struct DeviceInfo {
         lines.append("  firmware revision: \(firmwareRevision ?? "-")")
         lines.append("  hardware revision: \(hardwareRevision ?? "-")")
         lines.append("  software revision: \(softwareRevision ?? "-")")
-        if let dfu {
-            var text = "  DFU: \(dfu.protocolKind.rawValue), \(dfu.mode.rawValue)"
-            if let buttonless = dfu.buttonless { text += ", buttonless \(buttonless.rawValue)" }
-            if let version = dfu.legacyVersion { text += ", DFU version \(version)" }
+        if let support {
+            var text = "  DFU: \(support.protocolKind.rawValue), \(support.mode.rawValue)"
+            if let buttonless = support.buttonless { text += ", buttonless \(buttonless.rawValue)" }
+            if let version = support.legacyVersion { text += ", DFU version \(version)" }
             lines.append(text)
         } else {
             lines.append("  DFU: not offered")

@@ -52,7 +52,7 @@ final class RolloutTests: XCTestCase {
             XCTAssertEqual(entry.packageVersion, "2.0.0")
             let expected: DFUVersionCheck.Decision = index % 3 == 1 ? .unknown : (index < 6 ? .update : .skip)
             XCTAssertEqual(entry.decision, expected, device)
-            XCTAssertEqual(entry.info?.mode, index % 3 == 1 ? "bootloader" : "application")
+            XCTAssertEqual(entry.info?.mode, index % 3 == 1 ? .bootloader : .application)
             XCTAssertEqual(report.device(device)?.result, .notStarted)
         }
         XCTAssertFalse(

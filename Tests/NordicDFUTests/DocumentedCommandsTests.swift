@@ -45,7 +45,8 @@ final class DocumentedCommandsTests: XCTestCase {
             XCTAssertEqual(output.status, 0, program)
             let text = output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
             XCTAssertNotNil(
-                text.range(of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}(\+changes)?\)$"#, options: .regularExpression),
+                text.range(
+                    of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}(\+changes)?\)$"#, options: .regularExpression),
                 "\(program): \(text)")
         }
     }

@@ -26,23 +26,23 @@ public struct FleetAdapter: Sendable {
 }
 
 /// What the fleet learned of a device before updating it: from its advertisement, and from a
-/// short connection that reads the Device Information Service and detects its DFU mode.
+/// short look at it (`DeviceProbe`).
 public struct FleetDeviceInfo: Sendable, Equatable {
     public var address: String
     public var name: String?
-    /// The Firmware Revision String (0x2A26), when the device runs an application that has one.
+    /// The version its application reports, when it runs one that has it.
     public var firmwareRevision: String?
     /// The Hardware Revision String (0x2A27), when present.
     public var hardwareRevision: String?
-    /// `application` or `bootloader`; nil when it was not connected.
-    public var mode: String?
-    /// `secure` or `legacy`; nil when it was not connected.
-    public var dfuProtocol: String?
+    /// Application or bootloader; nil when it was not looked at, or offers no DFU.
+    public var mode: DFUDeviceSupport.Mode?
+    /// Secure or Legacy DFU; nil when it was not looked at, or offers no DFU.
+    public var dfuProtocol: DFUDeviceSupport.ProtocolKind?
 
     public init(
         address: String, name: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil,
-        mode: String? = nil, dfuProtocol: String? = nil
+        mode: DFUDeviceSupport.Mode? = nil, dfuProtocol: DFUDeviceSupport.ProtocolKind? = nil
     ) {
         self.address = address
         self.name = name
@@ -52,6 +52,16 @@ public struct FleetDeviceInfo: Sendable, Equatable {
         self.dfuProtocol = dfuProtocol
     }
 
+    /// What a probe of the device found; `name` stands in when it advertised none.
+    public init(_ probe: DeviceProbe, name: String?) {
+        let inBootloader = probe.support?.mode == .bootloader
+        self.init(
+            address: probe.address, name: probe.name ?? name,
+            firmwareRevision: inBootloader ? nil : probe.firmwareRevision,
+            hardwareRevision: inBootloader ? nil : probe.hardwareRevision, mode: probe.support?.mode,
+            dfuProtocol: probe.support?.protocolKind)
+    }
+
     /// Whether the device waits in its bootloader.
-    public var inBootloader: Bool { mode == "bootloader" }
+    public var inBootloader: Bool { mode == .bootloader }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import GATT
 
-/// A short read-only connection: the Device Information Service's revisions and the DFU mode.
-/// Nothing is written to the device.
+/// A short read-only connection to a device: the engine's `DeviceProbe`, with the fleet's
+/// connection attempts. Nothing is written to the device.
 enum FleetProbe {
     /// Connects to `address` through `central`, reads what the fleet needs to choose a package,
     /// and disconnects. Throws the engine's `DFUFailure` when the device cannot be reached.
@@ -20,21 +20,10 @@ enum FleetProbe {
                 .failedToConnect, device: device,
                 detail: "could not connect to \(address) to read its version: \(error)")
         }
-        var info = FleetDeviceInfo(address: address, name: peripheral.name ?? name)
+        let probe: DeviceProbe
         do {
-            let services = try await peripheral.services()
-            let timeout = options.notificationTimeout
-            if let mode = try await DeviceMode.detect(in: services, options: options, timeout: timeout) {
-                info.mode = mode.isBootloader ? "bootloader" : "application"
-                info.dfuProtocol = mode.format == .secure ? "secure" : "legacy"
-            }
-            let deviceInformation = services.first { $0.uuid == DeviceInformationUUIDs.service }
-            if !info.inBootloader, let deviceInformation {
-                info.firmwareRevision = try await readText(
-                    options.versionCharacteristic, in: services, timeout: timeout)
-                info.hardwareRevision = try await readText(
-                    DeviceInformationUUIDs.hardwareRevision, in: [deviceInformation], timeout: timeout)
-            }
+            probe = try await DeviceProbe.read(
+                peripheral, options: options, timeout: options.notificationTimeout)
         } catch {
             await peripheral.disconnect()
             throw DFUFailure(
@@ -42,7 +31,7 @@ enum FleetProbe {
                 detail: "could not read \(address)'s services: \(error)")
         }
         await peripheral.disconnect()
-        return info
+        return FleetDeviceInfo(probe, name: name)
     }
 
     /// Connects, trying `options.connectionAttempts` times.
@@ -60,16 +49,5 @@ enum FleetProbe {
             }
         }
         throw lastError
-    }
-
-    private static func readText(
-        _ uuid: BluetoothUUID, in services: [GATTService], timeout: Duration
-    ) async throws -> String? {
-        guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else {
-            return nil
-        }
-        let bytes = try await characteristic.read(timeout: timeout)
-        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        return text.trimmingCharacters(in: .whitespaces)
     }
 }

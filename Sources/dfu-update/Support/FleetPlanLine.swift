@@ -6,7 +6,8 @@ enum FleetPlanLine {
         [
             ("device", .string(entry.device)), ("found", .bool(entry.found)),
             ("address", .optional(entry.info?.address)), ("name", .optional(entry.info?.name)),
-            ("mode", .optional(entry.info?.mode)), ("protocol", .optional(entry.info?.dfuProtocol)),
+            ("mode", .optional(entry.info?.mode?.rawValue)),
+            ("protocol", .optional(entry.info?.dfuProtocol?.rawValue)),
             ("installed", .optional(entry.info?.firmwareRevision)),
             ("hardware_revision", .optional(entry.info?.hardwareRevision)),
             ("package", .optional(entry.choice?.package)),
@@ -21,7 +22,7 @@ enum FleetPlanLine {
             return "\(entry.device): \(entry.note ?? "not found")"
         }
         let where_ =
-            "\(info.address), \(info.mode ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
+            "\(info.address), \(info.mode?.rawValue ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
         guard let choice = entry.choice else {
             return "\(entry.device) (\(where_)): \(entry.note ?? "no package")"
         }

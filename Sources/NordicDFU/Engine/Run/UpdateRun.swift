@@ -116,16 +116,12 @@ struct UpdateRun {
 
     /// The version an application reports; nil when it reports none or the read fails.
     func installedVersion(_ connection: DFUConnection) async -> String? {
-        let characteristic = connection.services.lazy.compactMap {
-            $0.characteristic(self.options.versionCharacteristic)
-        }.first
-        guard let characteristic else {
-            session.log(.info, "the device does not report its firmware version")
-            return nil
-        }
         do {
-            let bytes = try await characteristic.read(timeout: options.notificationTimeout)
-            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: "\0 ")
+            let version = try await DeviceProbe.text(
+                of: options.versionCharacteristic, in: connection.services,
+                timeout: options.notificationTimeout)
+            if version == nil { session.log(.info, "the device does not report its firmware version") }
+            return version
         } catch {
             session.log(.warning, "could not read the firmware version: \(error)")
             return nil
@@ -165,14 +161,5 @@ extension DFUFailure {
         default:
             false
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text = text.dropFirst() }
-        while let last = text.last, set.contains(last) { text = text.dropLast() }
-        return String(text)
     }
 }

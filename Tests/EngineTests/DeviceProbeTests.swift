@@ -1,0 +1,74 @@
+import DFUSimulator
+import GATT
+import XCTest
+
+@testable import NordicDFU
+
+/// `DeviceProbe`, the one look at a device that the engine, `info` and the fleet share.
+final class DeviceProbeTests: XCTestCase {
+    private func probe(_ kind: SimulatedDeviceKind, firmware: String? = "2.1.0") async throws -> DeviceProbe {
+        var configuration = SimulatedDeviceConfiguration(kind: kind)
+        configuration.firmwareVersion = firmware
+        let central = try SimulatedCentral(devices: [configuration])
+        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        defer { Task { await peripheral.disconnect() } }
+        return try await DeviceProbe.read(peripheral, timeout: .seconds(5))
+    }
+
+    func testAnApplicationReportsItsVersionAndItsDFU() async throws {
+        let found = try await probe(.secureApp)
+        XCTAssertEqual(found.address, "C0:DE:00:00:00:10")
+        XCTAssertEqual(found.firmwareRevision, "2.1.0")
+        XCTAssertEqual(
+            found.support,
+            DFUDeviceSupport(protocolKind: .secure, mode: .application, buttonless: .withoutBonds))
+        XCTAssertTrue(found.services.contains(DeviceInformationUUIDs.service))
+        let info = FleetDeviceInfo(found, name: "fallback")
+        XCTAssertEqual(info.mode, .application)
+        XCTAssertEqual(info.dfuProtocol, .secure)
+        XCTAssertEqual(info.firmwareRevision, "2.1.0")
+    }
+
+    func testABootloaderHasNoVersion() async throws {
+        let found = try await probe(.legacy, firmware: nil)
+        XCTAssertNil(found.firmwareRevision)
+        XCTAssertEqual(found.support?.mode, .bootloader)
+        XCTAssertEqual(found.support?.protocolKind, .legacy)
+        XCTAssertTrue(FleetDeviceInfo(found, name: nil).inBootloader)
+    }
+
+    /// Device Information strings as firmware writes them: padded with NULs or spaces, or cut
+    /// short by a NUL.
+    func testTextIsReadAsDeviceInformationStringsAreWritten() async throws {
+        let cases: [([UInt8], String)] = [
+            (Array("1.2.3".utf8), "1.2.3"), (Array("1.2.3\0\0\0".utf8), "1.2.3"),
+            (Array(" 1.2.3 \n".utf8), "1.2.3"), (Array("1.2\0junk".utf8), "1.2"), ([0, 0], ""),
+        ]
+        for (bytes, expected) in cases {
+            let service = GATTService(
+                uuid: DeviceInformationUUIDs.service, characteristics: [FixedValue(bytes: bytes)])
+            let text = try await DeviceProbe.text(
+                of: DeviceInformationUUIDs.firmwareRevision, in: [service], timeout: .seconds(1))
+            XCTAssertEqual(text, expected, "\(bytes)")
+        }
+        let absent = try await DeviceProbe.text(
+            of: DeviceInformationUUIDs.hardwareRevision, in: [], timeout: .seconds(1))
+        XCTAssertNil(absent)
+    }
+}
+
+/// A Firmware Revision String characteristic that holds `bytes`.
+private final class FixedValue: GATTCharacteristic {
+    let bytes: [UInt8]
+    init(bytes: [UInt8]) { self.bytes = bytes }
+    var uuid: BluetoothUUID { DeviceInformationUUIDs.firmwareRevision }
+    var serviceUUID: BluetoothUUID { DeviceInformationUUIDs.service }
+    var properties: CharacteristicProperties { [.read] }
+    var maximumWriteWithoutResponseLength: Int { 20 }
+    func read(timeout: Duration) async throws -> [UInt8] { bytes }
+    func write(_ value: [UInt8], timeout: Duration) async throws {}
+    func writeWithoutResponse(_ value: [UInt8]) async throws {}
+    func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
+        AsyncThrowingStream { $0.finish() }
+    }
+}
