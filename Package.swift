@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "NordicDFU", targets: ["NordicDFU"]),
+        .library(name: "DFUFleet", targets: ["DFUFleet"]),
         .library(name: "DFUSimulator", targets: ["DFUSimulator"]),
         .library(name: "BlueZ", targets: ["BlueZ"]),
         .library(name: "MCUmgr", targets: ["MCUmgr"]),
@@ -58,6 +59,12 @@ let package = Package(
             exclude: ["Package/dfu-cc.proto"]),
         // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
         .target(name: "MCUmgr", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Many devices at once, above the protocol families: inventories, scheduling, reports.
+        .target(
+            name: "DFUFleet",
+            dependencies: [
+                "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
+            ]),
         // A model of an nRF5 device, reached through the GATT protocols.
         .target(
             name: "DFUSimulator",
@@ -68,7 +75,7 @@ let package = Package(
         .target(
             name: "SimulatorCommandLine",
             dependencies: [
-                "DFUSimulator", "NordicDFU", "GATT",
+                "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -76,7 +83,7 @@ let package = Package(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "NordicDFU", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -84,7 +91,7 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUSimulator", "BlueZ", "CZlib",
+                "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -127,7 +134,10 @@ let package = Package(
             dependencies: ["DFUSupport", "DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
-            dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
+            dependencies: [
+                "DFUSupport", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "GATT",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [

@@ -1,9 +1,11 @@
 import ArgumentParser
+import DFUFleet
 import DFUSimulator
 import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// One fleet of simulated devices updated at concurrency = its size, and what it took.
 struct FleetRunMeasurement {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFUFleet
 import DFUSimulator
 import DFUSupport
 import Foundation

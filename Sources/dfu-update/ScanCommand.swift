@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFUFleet
 import DFUSupport
 import GATT
 import NordicDFU

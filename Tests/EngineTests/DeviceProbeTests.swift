@@ -23,10 +23,6 @@ final class DeviceProbeTests: XCTestCase {
             found.support,
             DFUDeviceSupport(protocolKind: .secure, mode: .application, buttonless: .withoutBonds))
         XCTAssertTrue(found.services.contains(DeviceInformationUUIDs.service))
-        let info = FleetDeviceInfo(found, name: "fallback")
-        XCTAssertEqual(info.mode, .application)
-        XCTAssertEqual(info.dfuProtocol, .secure)
-        XCTAssertEqual(info.firmwareRevision, "2.1.0")
     }
 
     func testABootloaderHasNoVersion() async throws {
@@ -34,7 +30,6 @@ final class DeviceProbeTests: XCTestCase {
         XCTAssertNil(found.firmwareRevision)
         XCTAssertEqual(found.support?.mode, .bootloader)
         XCTAssertEqual(found.support?.protocolKind, .legacy)
-        XCTAssertTrue(FleetDeviceInfo(found, name: nil).inBootloader)
     }
 
     /// Device Information strings as firmware writes them: padded with NULs or spaces, or cut

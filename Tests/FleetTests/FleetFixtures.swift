@@ -1,3 +1,4 @@
+import DFUFleet
 import DFUSimulator
 import DFUSupport
 import Foundation

@@ -1,8 +1,10 @@
+import DFUFleet
 import DFUSimulator
 import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 import XCTest
 
 /// Cancelling a fleet mid-run, and resuming it from its state file.

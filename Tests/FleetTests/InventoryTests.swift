@@ -1,3 +1,4 @@
+import DFUFleet
 import Foundation
 import NordicDFU
 import XCTest

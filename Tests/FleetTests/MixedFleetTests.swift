@@ -1,7 +1,9 @@
+import DFUFleet
 import DFUSimulator
 import DFUSupport
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 import XCTest
 
 /// 58 simulated devices of every kind, with mixed versions, faults and a rule, plus one device

@@ -1,6 +1,8 @@
+import DFUFleet
 import DFUSimulator
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 import XCTest
 
 /// Safe rollout: the plan writes nothing, a failed canary stops the rollout, `maximumFailures`

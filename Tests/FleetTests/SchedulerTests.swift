@@ -2,7 +2,7 @@ import DFUSupport
 import GATT
 import XCTest
 
-@testable import NordicDFU
+@testable import DFUFleet
 
 /// The scheduler never runs more than the overall limit, nor more than an adapter holds.
 final class SchedulerTests: XCTestCase {

@@ -156,3 +156,17 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension DFUFailure {
+    /// Failures a reconnection may cure: a lost link, a lost notification, lost packets, or a
+    /// Legacy bootloader stuck in a previous transfer.
+    public var isRetryable: Bool {
+        switch error {
+        case .deviceDisconnected, .receivingNotificationFailed, .bytesLost, .writingCharacteristicFailed,
+            .remoteLegacyDFUInvalidState:
+            true
+        default:
+            false
+        }
+    }
+}

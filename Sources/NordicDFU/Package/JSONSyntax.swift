@@ -2,18 +2,18 @@
 /// them: Foundation's parser also takes trailing commas (`{"a": 1,}`) and a leading byte order
 /// mark, which Nordic's tools (Python's `json`) refuse. This only checks the syntax; it builds
 /// nothing, and keeps no more state than one byte per open container.
-enum JSONSyntax {
-    struct Invalid: Error {
+package enum JSONSyntax {
+    package struct Invalid: Error {
         /// What is wrong.
-        var what: String
+        package var what: String
         /// Where: the byte offset into the text; nil for the text as a whole.
-        var offset: Int?
+        package var offset: Int?
 
         /// What and where, by byte offset.
-        var reason: String { offset.map { "\(what) at byte \($0)" } ?? what }
+        package var reason: String { offset.map { "\(what) at byte \($0)" } ?? what }
 
         /// What and where, by line and column (1-based, columns in characters) in `bytes`.
-        func located(in bytes: [UInt8]) -> String {
+        package func located(in bytes: [UInt8]) -> String {
             guard let offset else { return what }
             let before = bytes[..<min(offset, bytes.count)]
             let line = before.count(where: { $0 == 0x0A }) + 1
@@ -24,11 +24,11 @@ enum JSONSyntax {
     }
 
     /// Deeper nesting is refused (no manifest needs more than four levels).
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Checks the syntax; with `rejectingDuplicateKeys`, also that no object names a member twice
     /// (RFC 8259 leaves that open; Python's `json`, and so Nordic's tools, take the last).
-    static func validate(_ bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(Invalid) {
+    package static func validate(_ bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(Invalid) {
         var scanner = Scanner(bytes: bytes, rejectsDuplicateKeys: rejectingDuplicateKeys)
         try scanner.text()
     }

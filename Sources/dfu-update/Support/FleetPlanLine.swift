@@ -1,3 +1,4 @@
+import DFUFleet
 import NordicDFU
 
 /// A device's place in the plan, as the `plan` event (docs/fleet.md) and as a line for a person.

@@ -1,3 +1,4 @@
+import DFUFleet
 import DFUSupport
 import Foundation
 import NordicDFU

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT

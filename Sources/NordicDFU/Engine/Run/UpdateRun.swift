@@ -149,17 +149,3 @@ struct UpdateRun {
         session.finish(.failed(failure))
     }
 }
-
-extension DFUFailure {
-    /// Failures a reconnection may cure: a lost link, a lost notification, lost packets, or a
-    /// Legacy bootloader stuck in a previous transfer.
-    var isRetryable: Bool {
-        switch error {
-        case .deviceDisconnected, .receivingNotificationFailed, .bytesLost, .writingCharacteristicFailed,
-            .remoteLegacyDFUInvalidState:
-            true
-        default:
-            false
-        }
-    }
-}

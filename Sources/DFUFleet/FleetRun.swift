@@ -1,5 +1,6 @@
 import DFUSupport
 import GATT
+import NordicDFU
 
 /// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).
 final class FleetRun: Sendable {

@@ -1,3 +1,5 @@
+import NordicDFU
+
 /// Chooses a package for the devices it matches (docs/fleet.md, "Rules"): every condition given
 /// must hold; a rule without conditions matches every device.
 public struct FleetRule: Sendable, Equatable {

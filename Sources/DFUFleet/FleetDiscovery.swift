@@ -1,5 +1,6 @@
 import DFUSupport
 import GATT
+import NordicDFU
 
 /// One scan per adapter for every device of the fleet, instead of one per device.
 enum FleetDiscovery {

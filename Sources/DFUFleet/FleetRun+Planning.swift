@@ -1,5 +1,6 @@
 import DFUSupport
 import GATT
+import NordicDFU
 
 /// Before the updates: the state file, discovery and the read-only plan of every device.
 extension FleetRun {

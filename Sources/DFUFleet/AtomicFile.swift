@@ -1,4 +1,5 @@
 import Foundation
+import NordicDFU
 
 /// Replaces a file so that a crash or a reboot leaves either its old or its new contents.
 public enum AtomicFile {

@@ -1,3 +1,5 @@
+import NordicDFU
+
 /// How a fleet update runs (docs/fleet.md).
 public struct FleetOptions: Sendable {
     /// The most devices updated at once, over all adapters.

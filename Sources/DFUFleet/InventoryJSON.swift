@@ -1,4 +1,5 @@
 import Foundation
+import NordicDFU
 
 /// A JSON value of an inventory. Inventories are read strictly (docs/fleet.md, "Inventory"): a
 /// member the reader does not know, or a value of the wrong type, is an error that names where

@@ -1,6 +1,7 @@
 import DFUSupport
 import Foundation
 import GATT
+import NordicDFU
 
 /// The devices a rollout has finished, kept in a file so that a run interrupted by Ctrl-C or a
 /// reboot, started again, skips them (docs/fleet.md, "State file"). Rewritten atomically after

@@ -1,5 +1,6 @@
 import Foundation
 import GATT
+import NordicDFU
 
 /// A short read-only connection to a device: the engine's `DeviceProbe`, with the fleet's
 /// connection attempts. Nothing is written to the device.

@@ -1,3 +1,5 @@
+import NordicDFU
+
 /// Starts work items as slots free up, so that no more than `concurrency` run at once overall
 /// and no more than an adapter's capacity run on that adapter. Items run in order, except that
 /// one waiting for a full adapter lets those behind it for other adapters go first.

@@ -1,6 +1,7 @@
 import DFUSupport
 import GATT
 import Logging
+import NordicDFU
 
 /// One device's update within a fleet: attempts with backoff, a bound on the whole, and a
 /// read-back of the version it runs afterwards.

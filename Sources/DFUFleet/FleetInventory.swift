@@ -1,5 +1,6 @@
 import Foundation
 import GATT
+import NordicDFU
 
 /// The devices of a fleet update and how each one's package is chosen (docs/fleet.md): read from
 /// the JSON or CSV inventory of docs/cli-contract.md ("Fleet inventory").

@@ -1,4 +1,5 @@
 import Foundation
+import NordicDFU
 
 extension FleetInventory {
     /// Reads an inventory file, its format told by its content: JSON when its first non-blank

@@ -1,3 +1,5 @@
+import DFUFleet
+import DFUSimulator
 import Foundation
 import GATT
 import NordicDFU

@@ -1,4 +1,5 @@
 import GATT
+import NordicDFU
 
 /// One way the fleet reaches devices: a Bluetooth adapter (one `GATTCentral`), or a set of
 /// in-process centrals that stand for one, such as simulated devices that each run on a link

@@ -1,4 +1,5 @@
 import Foundation
+import NordicDFU
 
 /// Updates many devices at once (docs/fleet.md): one discovery scan per adapter, a read-only
 /// look at every device to choose its package (the plan), then the updates, never more at once
