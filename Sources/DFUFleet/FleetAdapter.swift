@@ -38,12 +38,12 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     /// Application or bootloader; nil when it was not looked at, or offers no DFU.
     public var mode: DFUDeviceSupport.Mode?
     /// Secure or Legacy DFU; nil when it was not looked at, or offers no DFU.
-    public var dfuProtocol: DFUDeviceSupport.ProtocolKind?
+    public var dfuProtocol: DFUProtocol?
 
     public init(
         address: String, name: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil,
-        mode: DFUDeviceSupport.Mode? = nil, dfuProtocol: DFUDeviceSupport.ProtocolKind? = nil
+        mode: DFUDeviceSupport.Mode? = nil, dfuProtocol: DFUProtocol? = nil
     ) {
         self.address = address
         self.name = name

@@ -1,11 +1,8 @@
+import NordicDFU
+
 /// One part of an update, as far as the time it needs on the link and flash model is concerned.
 public struct TransferConfiguration: Hashable, Sendable {
     /// Which DFU protocol carries the part.
-    public enum DFUProtocol: Hashable, Sendable {
-        case secure
-        case legacy
-    }
-
     public var dfuProtocol: DFUProtocol
     /// Firmware image bytes of the part.
     public var imageSize: Int

@@ -4,12 +4,6 @@ import GATT
 /// itself uses (protocol doc §0.1, §1.2), so that a tool showing a device (`dfu-update info`)
 /// and an update agree about it.
 public struct DFUDeviceSupport: Sendable, Equatable {
-    /// The DFU protocol. Raw values are the names of docs/cli-contract.md.
-    public enum ProtocolKind: String, Sendable {
-        case secure
-        case legacy
-    }
-
     /// Whether the device runs its application or waits in its bootloader.
     public enum Mode: String, Sendable {
         case application
@@ -26,7 +20,7 @@ public struct DFUDeviceSupport: Sendable, Equatable {
         case legacy
     }
 
-    public var protocolKind: ProtocolKind
+    public var protocolKind: DFUProtocol
     public var mode: Mode
     /// How the application enters the bootloader; `nil` in the bootloader.
     public var buttonless: Buttonless?
@@ -56,7 +50,7 @@ public struct DFUDeviceSupport: Sendable, Equatable {
     /// The protocol a device advertises by its service UUIDs: the Secure DFU service (0xFE59)
     /// first, then the Legacy one; `nil` for neither.
     public static func advertisedProtocol(_ serviceUUIDs: [BluetoothUUID], uuids: DFUUUIDs = DFUUUIDs())
-        -> ProtocolKind?
+        -> DFUProtocol?
     {
         if serviceUUIDs.contains(uuids.secureService) { return .secure }
         if serviceUUIDs.contains(uuids.legacyService) { return .legacy }
@@ -84,7 +78,7 @@ public struct DFUDeviceSupport: Sendable, Equatable {
 
     /// A description from its parts.
     public init(
-        protocolKind: ProtocolKind, mode: Mode, buttonless: Buttonless? = nil,
+        protocolKind: DFUProtocol, mode: Mode, buttonless: Buttonless? = nil,
         legacyVersion: LegacyDFUVersion? = nil
     ) {
         self.protocolKind = protocolKind

@@ -15,7 +15,7 @@ enum DeviceMode: Sendable {
         controlPoint: any GATTCharacteristic, packet: any GATTCharacteristic, version: LegacyDFUVersion?)
     case legacyApplication(controlPoint: any GATTCharacteristic, version: LegacyDFUVersion?)
 
-    var format: DFUPackage.Format {
+    var format: DFUProtocol {
         switch self {
         case .secureBootloader, .secureApplication: .secure
         case .legacyBootloader, .legacyApplication: .legacy

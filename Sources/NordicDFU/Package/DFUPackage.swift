@@ -14,14 +14,6 @@ import Foundation
 /// }
 /// ```
 public struct DFUPackage: Sendable {
-    /// Which DFU protocol the package is made for.
-    public enum Format: String, Sendable {
-        /// nRF5 SDK 12 and later (protobuf init packets).
-        case secure
-        /// nRF5 SDK 11 and earlier (packed-struct init packets).
-        case legacy
-    }
-
     /// The largest entry (or bare firmware image) read: 16 MiB, well above any nRF5 flash.
     public static let maximumEntrySize = 16 * 1024 * 1024
 
@@ -30,7 +22,8 @@ public struct DFUPackage: Sendable {
 
     /// The file name the package was read from, as used in error messages.
     public let name: String
-    public let format: Format
+    /// The DFU protocol the package is made for.
+    public let format: DFUProtocol
     /// The Legacy manifest's `dfu_version` (0.5 … 0.8); nil for Secure packages and for bare
     /// firmware.
     public let dfuVersion: Double?
@@ -51,7 +44,7 @@ public struct DFUPackage: Sendable {
         DFUPackage(name: name, format: format, dfuVersion: dfuVersion, images: Array(images.dropFirst(count)))
     }
 
-    private init(name: String, format: Format, dfuVersion: Double?, images: [DFUImage]) {
+    private init(name: String, format: DFUProtocol, dfuVersion: Double?, images: [DFUImage]) {
         self.name = name
         self.format = format
         self.dfuVersion = dfuVersion
