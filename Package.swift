@@ -65,6 +65,8 @@ let package = Package(
             dependencies: [
                 "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
             ]),
+        // A `dfu-sim` process started, read and stopped: for the benchmarks and the system tests.
+        .target(name: "SimulatorProcess", dependencies: ["DFUSupport"]),
         // A model of an nRF5 device, reached through the GATT protocols.
         .target(
             name: "DFUSimulator",
@@ -91,7 +93,7 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "BlueZ", "CZlib",
+                "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "SimulatorProcess", "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -148,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "BlueZSystemTests",
             dependencies: [
-                "CHeapInUse", "DFUSupport",
+                "CHeapInUse", "DFUSupport", "SimulatorProcess",
                 "BlueZ", "DBus", "GATT", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]

@@ -3,6 +3,7 @@ import BlueZ
 import DFUSupport
 import Foundation
 import NordicDFU
+import SimulatorProcess
 
 /// `dfu-bench host`: the updater's CPU per MB through the D-Bus path on a host without
 /// Bluetooth: a private dbus-daemon, `dfu-sim --bluetoothd-stand-in` as org.bluez, and the
@@ -96,8 +97,9 @@ struct HostBenchmark: AsyncParsableCommand {
     private func withStandIn<T>(
         _ arguments: [String], holding package: DFUPackage, _ body: (String) async throws -> T
     ) async throws -> T {
-        let (value, held) = try await SimulatorProcess(
-            executable: SimulatorProcess.executable(dfuSim), arguments: arguments
+        let (value, held) = try await DFUSimProcess(
+            executable: dfuSim.map { URL(fileURLWithPath: $0) } ?? DFUSimProcess.besideThisProgram,
+            arguments: arguments
         ).serving(body)
         try LinkBenchmark.check(held, holds: package)
         return value

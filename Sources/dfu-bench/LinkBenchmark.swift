@@ -6,6 +6,7 @@ import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorProcess
 
 /// `dfu-bench link`: Secure DFU through bluetoothd against `dfu-sim`, next to the protocol bound
 /// of the same link measured in the same run (docs/benchmarks.md, "DFU through bluetoothd").
@@ -104,8 +105,8 @@ struct LinkBenchmark: AsyncParsableCommand {
         if let eraseMs { simulatorArguments += ["--sim-fault", "slow-flash=\(eraseMs)"] }
         if instantFlash { simulatorArguments.append("--instant-flash") }
         let serve = {
-            try SimulatorProcess(
-                executable: SimulatorProcess.executable(dfuSim),
+            try DFUSimProcess(
+                executable: dfuSim.map { URL(fileURLWithPath: $0) } ?? DFUSimProcess.besideThisProgram,
                 arguments: ["--adapter", peripheralAdapter] + simulatorArguments)
         }
 
@@ -195,7 +196,7 @@ struct LinkBenchmark: AsyncParsableCommand {
     /// One untimed update by every client and write path the run measures (docs/benchmarks.md,
     /// "What the bench does"): under TCG the first run of code is translated as it goes, a cost of the
     /// emulator that the first measured update alone would otherwise pay.
-    private func warmUp(key: P256.Signing.PrivateKey, _ serve: () throws -> SimulatorProcess) async throws {
+    private func warmUp(key: P256.Signing.PrivateKey, _ serve: () throws -> DFUSimProcess) async throws {
         let package = try Self.package(size: Self.warmUpBytes, key: key)
         for acquireWrite in [true] + (writeValueSizes.isEmpty ? [] : [false]) {
             _ = try await send(package, acquireWrite: acquireWrite, serve)
@@ -205,7 +206,7 @@ struct LinkBenchmark: AsyncParsableCommand {
     /// `package` sent by the updater to a new simulator, then (through `AcquireWrite`, unless
     /// `--no-plain-client`) by the plain client to another; checks that each holds it.
     private func send(
-        _ package: DFUPackage, acquireWrite: Bool, _ serve: () throws -> SimulatorProcess
+        _ package: DFUPackage, acquireWrite: Bool, _ serve: () throws -> DFUSimProcess
     ) async throws -> (run: LinkUpdateRun, plainClient: Duration?) {
         let (run, held) = try await withSimulator(serve) { address in
             try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
@@ -216,7 +217,7 @@ struct LinkBenchmark: AsyncParsableCommand {
     }
 
     /// `package` sent by `PlainSecureClient` to a new simulator; returns its transfer time.
-    private func plainUpdate(_ package: DFUPackage, _ serve: () throws -> SimulatorProcess) async throws
+    private func plainUpdate(_ package: DFUPackage, _ serve: () throws -> DFUSimProcess) async throws
         -> Duration
     {
         let (duration, held) = try await withSimulator(serve) { address in
@@ -229,7 +230,7 @@ struct LinkBenchmark: AsyncParsableCommand {
     /// Starts a simulator, runs `body` with its address, then stops it by its pid and has the
     /// updater's adapter forget the device (so that no link or GATT cache outlives the step).
     private func withSimulator<T>(
-        _ serve: () throws -> SimulatorProcess, _ body: (String) async throws -> T
+        _ serve: () throws -> DFUSimProcess, _ body: (String) async throws -> T
     ) async throws -> (value: T, held: [String: Any]) {
         try await serve().serving(body) { address in
             try? await BlueZCentral(adapter: adapter).removeDevice(address: address)

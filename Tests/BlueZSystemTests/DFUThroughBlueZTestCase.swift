@@ -1,6 +1,7 @@
 import BlueZ
 import Foundation
 import GATT
+import SimulatorProcess
 import TestSupport
 import XCTest
 
@@ -8,7 +9,7 @@ import XCTest
 /// another peripheral adapter) and the built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the centrals
 /// forget every address it used (so that no GATT cache or link outlives a test).
 class DFUThroughBlueZTestCase: XCTestCase {
-    private var simulators: [SimulatedDeviceProcess] = []
+    private var simulators: [DFUSimProcess] = []
 
     override func setUp() async throws {
         try await SystemTestEnvironment.requireBlueZ()
@@ -33,7 +34,7 @@ class DFUThroughBlueZTestCase: XCTestCase {
     /// returns it and the address it advertises at.
     func simulate(
         _ kind: String, _ arguments: [String] = [], adapter: String = SystemTestEnvironment.peripheralAdapter
-    ) async throws -> (SimulatedDeviceProcess, String) {
+    ) async throws -> (DFUSimProcess, String) {
         let simulator = try startSimulator(kind, arguments, adapter: adapter)
         let advertising = try await simulator.waitForAdvertising()
         return (simulator, try XCTUnwrap(advertising["device"] as? String))
@@ -41,9 +42,9 @@ class DFUThroughBlueZTestCase: XCTestCase {
 
     /// Starts `dfu-sim --simulate KIND ARGUMENTS…` on `adapter`, stopped when the test ends.
     func startSimulator(_ kind: String, _ arguments: [String] = [], adapter: String) throws
-        -> SimulatedDeviceProcess
+        -> DFUSimProcess
     {
-        let simulator = try SimulatedDeviceProcess(kind, arguments, adapter: adapter)
+        let simulator = try DFUSimProcess(kind, arguments, adapter: adapter)
         simulators.append(simulator)
         return simulator
     }
@@ -121,7 +122,7 @@ extension DFUThroughBlueZTestCase {
     /// application again, all at `address` (buttonless with bonds; an SDK 11 application hands
     /// its peer data to the bootloader).
     func assertAdvertisedThroughTheBootloaderAtOneAddress(
-        _ simulator: SimulatedDeviceProcess, _ address: String, file: StaticString = #filePath,
+        _ simulator: DFUSimProcess, _ address: String, file: StaticString = #filePath,
         line: UInt = #line
     ) async throws {
         try await simulator.waitForAdvertising(count: 3)

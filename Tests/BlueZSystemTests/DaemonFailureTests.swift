@@ -1,6 +1,7 @@
 import BlueZ
 import DFUSupport
 import Foundation
+import SimulatorProcess
 import TestSupport
 import XCTest
 
@@ -79,7 +80,7 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     // MARK: -
 
     /// A Secure device that reports the writes it takes and erases slowly.
-    private func simulateTraced() async throws -> (SimulatedDeviceProcess, String) {
+    private func simulateTraced() async throws -> (DFUSimProcess, String) {
         try await simulate("secure", ["--trace", "--sim-fault", "slow-flash=\(slowEraseMs)"])
     }
 
@@ -93,7 +94,7 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// and packets alike; a timeout or the application's unregistration later touches the freed
     /// link; docs/dfu-sim.md), and the application here is `dfu-sim` on the same bluetoothd.
     private func flash(
-        _ simulator: SimulatedDeviceProcess, at address: String, _ arguments: [String] = [],
+        _ simulator: DFUSimProcess, at address: String, _ arguments: [String] = [],
         injecting fault: @escaping @Sendable () async throws -> Void
     ) async throws -> Flash {
         let arguments = flashArguments(package, device: address, arguments)
@@ -140,7 +141,7 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// A second run completes and starts where the first stopped: the device kept the init
     /// packet and the data objects it had validated.
     private func assertSecondRunResumes(
-        on simulator: SimulatedDeviceProcess, at address: String, file: StaticString = #filePath,
+        on simulator: DFUSimProcess, at address: String, file: StaticString = #filePath,
         line: UInt = #line
     ) async throws {
         let again = try await flash(package, device: address)
