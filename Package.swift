@@ -65,6 +65,10 @@ let package = Package(
             dependencies: [
                 "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
             ]),
+        // org.bluez on a private bus in front of one simulated device, without a radio
+        // (`dfu-sim --bluetoothd-stand-in`).
+        .target(
+            name: "BlueZStandIn", dependencies: ["BlueZ", "DBus", "DFUSimulator", "DFUSupport", "GATT"]),
         // A `dfu-sim` process started, read and stopped: for the benchmarks and the system tests.
         .target(name: "SimulatorProcess", dependencies: ["DFUSupport"]),
         // A model of an nRF5 device, reached through the GATT protocols.
@@ -103,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "dfu-sim",
             dependencies: [
-                "DFUSupport",
+                "BlueZStandIn", "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "DBus", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import BlueZStandIn
 import DBus
 import DFUSimulator
 import DFUSupport

@@ -13,9 +13,10 @@ import GATT
 /// fall due. One link at a time, no scanning (the device is known to it from the start): enough
 /// for `dfu-bench host`, which measures the updater's own cost of the D-Bus path on a host
 /// without Bluetooth (`dfu-sim --bluetoothd-stand-in`; docs/dfu-sim.md).
-final class BluetoothdStandIn: Sendable {
-    static let adapterPath = "/org/bluez/hci0"
-    static let adapterAddress = "00:00:00:00:00:01"
+public final class BluetoothdStandIn: Sendable {
+    /// The adapter it exports.
+    public static let adapterPath = "/org/bluez/hci0"
+    public static let adapterAddress = "00:00:00:00:00:01"
 
     private struct State {
         var connected = false
@@ -46,7 +47,7 @@ final class BluetoothdStandIn: Sendable {
     let devicePath: String
 
     /// Owns `org.bluez` on `connection` and exports the adapter and the device.
-    init(connection: DBusConnection, device: RealTimeDevice) async throws {
+    public init(connection: DBusConnection, device: RealTimeDevice) async throws {
         self.connection = connection
         self.device = device
         devicePath =
@@ -63,7 +64,7 @@ final class BluetoothdStandIn: Sendable {
     }
 
     /// Drops the link and closes the sockets.
-    func stop() {
+    public func stop() {
         actionRunner.withLock { $0?.cancel() }
         dropLink()
         writes.stop()
