@@ -37,10 +37,9 @@ final class KernelSocket {
 
     deinit { close(descriptor) }
 
-    /// Sends one HCI command packet (raw channel).
-    func sendCommand(group: UInt16, command: UInt16, _ parameters: [UInt8]) throws {
-        let opCode = group << 10 | command
-        try send([0x01, UInt8(opCode & 0xFF), UInt8(opCode >> 8), UInt8(parameters.count)] + parameters)
+    /// Sends one HCI command (raw channel).
+    func send(_ command: HCICommand) throws {
+        try send(command.packet)
     }
 
     /// Sends one management command and waits (at most `timeout`) for its status; throws unless

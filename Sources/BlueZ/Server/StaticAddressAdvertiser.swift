@@ -14,7 +14,6 @@ import GATT
 /// switches it on again behind the kernel, which advertises for bluetoothd on the same
 /// controller next (the application's advertisement after the bootloader's reset).
 public final class StaticAddressAdvertiser: Sendable {
-    private static let leGroup: UInt16 = 0x08
 
     /// The raw channel, and whether the refresh may switch advertising on.
     private struct Controller {
@@ -40,16 +39,11 @@ public final class StaticAddressAdvertiser: Sendable {
         let data = Self.advertisingData(advertisement)
         try controller.withLock { controller in
             let kernel = controller.socket
-            try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])  // advertising off
-            try kernel.sendCommand(group: Self.leGroup, command: 0x0005, address.wireOrder)  // random address
-            // interval 100 ms (0x00A0 × 0.625 ms), ADV_IND, own address random, no peer, 3 channels
-            try kernel.sendCommand(
-                group: Self.leGroup, command: 0x0006,
-                [0xA0, 0x00, 0xA0, 0x00, 0x00, 0x01, 0x00] + [UInt8](repeating: 0, count: 6) + [0x07, 0x00])
-            try kernel.sendCommand(
-                group: Self.leGroup, command: 0x0008,
-                [UInt8(data.count)] + data + [UInt8](repeating: 0, count: 31 - data.count))
-            try kernel.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+            try kernel.send(.leSetAdvertisingEnable(false))
+            try kernel.send(.leSetRandomAddress(address))
+            try kernel.send(.leSetAdvertisingParameters(interval: 0x00A0))  // 100 ms
+            try kernel.send(.leSetAdvertisingData(data))
+            try kernel.send(.leSetAdvertisingEnable(true))
             controller.advertising = true
         }
         let controller = controller
@@ -58,8 +52,8 @@ public final class StaticAddressAdvertiser: Sendable {
                 try? await Task.sleep(for: .seconds(1))
                 controller.withLock { controller in
                     guard controller.advertising, !controller.paused else { return }
-                    try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
-                    try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x01])
+                    try? controller.socket.send(.leSetAdvertisingEnable(false))
+                    try? controller.socket.send(.leSetAdvertisingEnable(true))
                 }
             }
         }
@@ -76,7 +70,7 @@ public final class StaticAddressAdvertiser: Sendable {
         refresher.withLock { $0?.cancel() }
         controller.withLock { controller in
             controller.advertising = false
-            try? controller.socket.sendCommand(group: Self.leGroup, command: 0x000A, [0x00])
+            try? controller.socket.send(.leSetAdvertisingEnable(false))
         }
     }
 
