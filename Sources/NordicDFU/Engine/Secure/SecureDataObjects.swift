@@ -67,34 +67,30 @@ extension SecureFirmwareTransfer {
     }
 
     /// Creates (unless continuing a partial one), streams and checks one data object, until the
-    /// device holds exactly its bytes.
+    /// device holds exactly its bytes: the I/O of each try, judged by `DataObjectRecovery`.
     private func sendObject(
         _ range: Range<Int>, crcAtStart: UInt32, continuingFrom: Int?, isFirstObject: Bool
     ) async throws {
         let image = part.firmware
-        func crcUpTo(_ offset: Int) -> UInt32 {
-            var crc = CRC32(resumingFrom: crcAtStart)
-            crc.update(image[range.lowerBound..<offset])
-            return crc.value
+        /// Whether `crc` is the image's from the object's start up to `offset`.
+        func crcMatches(_ crc: UInt32, upTo offset: Int) -> Bool {
+            guard range.lowerBound <= offset, offset <= range.upperBound else { return false }
+            var expected = CRC32(resumingFrom: crcAtStart)
+            expected.update(image[range.lowerBound..<offset])
+            return expected.value == crc
         }
-        var from = continuingFrom ?? range.lowerBound
-        var needsCreate = continuingFrom == nil
-        var corruptAttempts = 0
-        var recoveries = 0
+        var recovery = DataObjectRecovery(range: range, continuingFrom: continuingFrom)
         var waitsForFirstObject = isFirstObject
-        var lossFree = true
-        var waitBeforeStream: Duration = .zero
         while true {
-            var waited: Duration = .zero
+            var waited = recovery.waitBeforeStream
             var createRoundTrip: Duration = .zero
             var unanswered: SecureDFURequest?
-            if needsCreate {
+            if recovery.needsCreate {
                 let create = SecureDFURequest.create(.data, size: UInt32(range.count))
                 waited =
                     (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
                     + max(options.dataObjectPreparationDelay, session.flashWait.afterCreate)
                 waitsForFirstObject = false
-                from = range.lowerBound
                 let requested = session.linkTime.now()
                 try await controlPoint.post(create)
                 if waited > .zero {
@@ -107,72 +103,38 @@ extension SecureFirmwareTransfer {
                     unanswered = create
                 }
                 createRoundTrip = session.linkTime.now() - requested
-            } else {
-                waited = waitBeforeStream
             }
             if waited > .zero { try await session.linkTime.sleep(for: waited) }
             let streamStart = session.linkTime.now()
             let (offset, crc) = try await streamAndCheck(
-                image[from..<range.upperBound], meter: meter, answering: unanswered)
-            if offset == range.upperBound, crc == crcUpTo(offset) {
-                if lossFree { session.flashWait.learnCleanObject() }
+                image[recovery.from..<range.upperBound], meter: meter, answering: unanswered)
+            let (decision, loss) = recovery.judge(
+                DataObjectRecovery.Try(
+                    heldOffset: offset, crcMatches: crcMatches(crc, upTo: offset), waited: waited,
+                    createRoundTrip: createRoundTrip, streamDuration: session.linkTime.now() - streamStart))
+            if let loss { learnSlowerFlash(loss, firstObjectOfPart: isFirstObject) }
+            switch decision {
+            case .complete(let wasClean):
+                if wasClean { session.flashWait.learnCleanObject() }
                 return
-            }
-            let measured = LearnedFlashWait.blockedTime(
-                lostBytes: range.upperBound - offset, sentBytes: range.upperBound - from,
-                over: session.linkTime.now() - streamStart)
-            // Lost again after a wait: the device was busy at least that long again.
-            let blocked = lossFree ? measured : min(max(measured, waited), LearnedFlashWait.cap)
-            lossFree = false
-            // Fewer bytes than sent: packets were lost (a full flash queue drops them silently).
-            let lostPackets = offset >= range.lowerBound && offset < range.upperBound
-            if lostPackets {
-                if needsCreate {
-                    learnSlowerFlash(
-                        waited: waited, blocked: blocked, roundTrip: createRoundTrip,
-                        firstObjectOfPart: isFirstObject)
-                }
-                recoveries += 1
-                guard recoveries <= Self.lostBytesRecoveries else {
-                    throw session.failure(
-                        .bytesLost,
-                        "the device kept losing packets of the object at offset \(range.lowerBound)")
-                }
-            }
-            if lostPackets, crc == crcUpTo(offset) {
-                // Send the rest, once the device has had the time it could not take packets
-                // (doubled while resends make no progress).
-                waitBeforeStream =
-                    offset == from ? min(max(blocked, waited * 2), LearnedFlashWait.cap) : blocked
+            case .resendTail(let lost):
                 session.log(
                     .info,
-                    "the device holds \(offset) bytes, \(range.upperBound - offset) were lost; "
-                        + "resending them after \(waitBeforeStream.secondsForPeople)")
-                from = offset
-                needsCreate = false
-                continue
-            }
-            if lostPackets {
-                // Later packets took the place of lost ones: only a new object mends that.
+                    "the device holds \(offset) bytes, \(lost) were lost; "
+                        + "resending them after \(recovery.waitBeforeStream.secondsForPeople)")
+            case .createAgainAfterLoss:
                 session.log(
                     .info,
                     "the device holds \(offset) bytes of the object at offset \(range.lowerBound), "
                         + "with packets missing; creating it again")
-                needsCreate = true
-                continue
+            case .createAgainAfterMismatch(let attempt):
+                session.log(
+                    .info,
+                    "checksum mismatch on the object at offset \(range.lowerBound) "
+                        + "(attempt \(attempt) of \(DataObjectRecovery.checksumAttempts))")
+            case .fail(let error, let detail):
+                throw session.failure(error, detail)
             }
-            corruptAttempts += 1
-            session.log(
-                .info,
-                "checksum mismatch on the object at offset \(range.lowerBound) "
-                    + "(attempt \(corruptAttempts) of \(Self.checksumAttempts))")
-            guard corruptAttempts < Self.checksumAttempts else {
-                throw session.failure(
-                    .crcError,
-                    "the object at offset \(range.lowerBound) arrived corrupted \(Self.checksumAttempts) times"
-                )
-            }
-            needsCreate = true
         }
     }
 
@@ -246,14 +208,13 @@ extension SecureFirmwareTransfer {
 
     /// An object that arrived incomplete right after Create: the flash was still busy
     /// (an erase, the settings write) and the bootloader dropped packets (`LearnedFlashWait`).
-    private func learnSlowerFlash(
-        waited: Duration, blocked: Duration, roundTrip: Duration, firstObjectOfPart: Bool
-    ) {
+    private func learnSlowerFlash(_ loss: DataObjectRecovery.FlashLoss, firstObjectOfPart: Bool) {
         session.flashWait.learnLoss(
-            waited: waited, blocked: blocked, roundTrip: roundTrip, firstObjectOfPart: firstObjectOfPart)
+            waited: loss.waited, blocked: loss.blocked, roundTrip: loss.roundTrip,
+            firstObjectOfPart: firstObjectOfPart)
         session.log(
             .info,
-            "the device could not take packets for \(blocked); waiting \(session.flashWait.afterCreate) "
+            "the device could not take packets for \(loss.blocked); waiting \(session.flashWait.afterCreate) "
                 + "after the next Create")
     }
 }

@@ -18,11 +18,9 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     /// The data object size of every Nordic Secure bootloader (SDK 12–17: one flash page of an
     /// nRF52), for the receipt interval set before the init packet; Select (data) confirms it.
     static let usualDataObjectSize = 4096
-    /// How many times an object is sent before a checksum mismatch is final.
-    static let checksumAttempts = 3
-    /// How many times, per object, the engine continues after the device reported fewer bytes
-    /// than were sent, before it gives up with `bytesLost`.
-    static let lostBytesRecoveries = 8
+    /// How many times the init packet is sent before a checksum mismatch is final: as a data
+    /// object (`DataObjectRecovery`).
+    static let checksumAttempts = DataObjectRecovery.checksumAttempts
 
     init(
         session: UpdateSession, part: DFUImage, controlPoint: SecureControlPoint, streamer: PacketStreamer,
