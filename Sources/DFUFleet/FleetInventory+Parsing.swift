@@ -22,6 +22,9 @@ extension FleetInventory {
         do throws(FleetInventoryError) {
             let inventory: FleetInventory
             switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            case nil:
+                throw FleetInventoryError(
+                    "the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
             case UInt8(ascii: "{"):
                 inventory = try Self(json: data)
             case UInt8(ascii: "["):
@@ -44,7 +47,8 @@ extension FleetInventory {
     /// unknown key, a value of the wrong type or an empty string is an error naming the entry.
     public init(json data: Data) throws(FleetInventoryError) {
         let root = try InventoryObject(
-            InventoryJSON.read([UInt8](data)), at: "the inventory", allowed: ["defaults", "devices", "rules"])
+            InventoryJSON.read([UInt8](data)), at: InventoryObject.rootPlace,
+            allowed: ["defaults", "devices", "rules"])
         let defaults = try root.object("defaults", allowed: ["package", "adapter", "force"])
         guard let deviceValues = try root.array("devices") else {
             throw FleetInventoryError("the inventory has no \"devices\" list")
@@ -75,6 +79,9 @@ extension FleetInventory {
         if let unknown = header.first(where: { !known.contains($0) }) {
             throw FleetInventoryError("unknown CSV column '\(unknown)'; use device, package, adapter, force")
         }
+        if let twice = header.first(where: { name in header.count(where: { $0 == name }) > 1 }) {
+            throw FleetInventoryError("the CSV header names the column '\(twice)' twice")
+        }
         guard let deviceColumn = header.firstIndex(of: "device") else {
             throw FleetInventoryError("the CSV header has no 'device' column")
         }
@@ -84,6 +91,11 @@ extension FleetInventory {
                 guard let column = header.firstIndex(of: name), column < row.count else { return nil }
                 let value = row[column].trimmingCharacters(in: .whitespaces)
                 return value.isEmpty ? nil : value
+            }
+            guard row.count <= header.count else {
+                throw FleetInventoryError(
+                    "CSV row \(number + 2) has \(row.count) fields, the header \(header.count) (a comma too many?)"
+                )
             }
             guard deviceColumn < row.count, let device = field("device") else {
                 throw FleetInventoryError("CSV row \(number + 2) has no device")

@@ -61,6 +61,8 @@ enum InventoryJSON: Decodable {
 /// One object of an inventory with the members it may have; every read names `place`
 /// (`defaults`, `rule 2`, `device 3 (Thermo-7)`) in its error.
 struct InventoryObject {
+    /// How the inventory's top-level object is named in messages.
+    static let rootPlace = "the inventory"
     let place: String
     private let members: [String: InventoryJSON]
 
@@ -151,7 +153,8 @@ struct InventoryObject {
             if let value = members[key] { throw wrongType(key, expected: "an object", got: value) }
             return nil
         }
-        return try InventoryObject(value, at: "\(place) \(key)", allowed: allowed)
+        return try InventoryObject(
+            value, at: place == Self.rootPlace ? key : "\(place) \(key)", allowed: allowed)
     }
 
     private func wrongType(_ key: String, expected: String, got value: InventoryJSON) -> FleetInventoryError {

@@ -71,11 +71,13 @@ struct FleetCommand: ContractCommand {
     var deviceRetries = 2
 
     @Option(
+        parsing: .unconditional,
         help: "Seconds one device's update may take, device retries included, more than 0 and at most 3600.",
         transform: Seconds.parse)
     var deviceTimeout = Seconds(600)
 
     @Option(
+        parsing: .unconditional,
         help: "Seconds to scan for the inventory's devices, more than 0 and at most 3600.",
         transform: Seconds.parse)
     var discoveryTimeout = Seconds(10)

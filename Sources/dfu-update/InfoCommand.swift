@@ -19,6 +19,7 @@ struct InfoCommand: ContractCommand {
     @OptionGroup var bluetooth: BluetoothOptions
 
     @Option(
+        parsing: .unconditional,
         help: "How long to look for the device and connect, in seconds, more than 0 and at most 3600.",
         transform: Seconds.parse)
     var timeout = Seconds(30)

@@ -16,7 +16,9 @@ struct ScanCommand: ContractCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How long to scan, in seconds, more than 0 and at most 3600.", transform: Seconds.parse)
+    @Option(
+        parsing: .unconditional, help: "How long to scan, in seconds, more than 0 and at most 3600.",
+        transform: Seconds.parse)
     var timeout = Seconds(5)
 
     @Option(help: "Only devices whose advertised name matches this pattern (* any run of characters, ? one).")

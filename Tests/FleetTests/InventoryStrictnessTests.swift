@@ -122,6 +122,9 @@ final class InventoryStrictnessTests: XCTestCase {
             }
         }
         XCTAssertTrue(read("list.json", #"[{"device": "A"}]"#).contains("a JSON list"))
+        XCTAssertTrue(read("empty.csv", " \n\n").contains("the inventory is empty"))
+        XCTAssertTrue(read("wide.csv", "device,package\nA,x.zip,extra\n").contains("row 2 has 3 fields"))
+        XCTAssertTrue(read("twice.csv", "device,package,package\nA,x,y\n").contains("'package' twice"))
         XCTAssertEqual(read("fleet.txt", "\n  {\"devices\": [{\"device\": \"A\"}]}"), #"devices ["A"]"#)
         XCTAssertEqual(read("fleet.json", "device\nA\n"), #"devices ["A"]"#)
         do {

@@ -33,17 +33,20 @@ struct UpdateOptions: ParsableArguments {
     var packetSize = 512
 
     @Option(
+        parsing: .unconditional,
         help: "Seconds each connection attempt may take, more than 0 and at most 3600.",
         transform: Seconds.parse)
     var connectTimeout = Seconds(10)
 
     @Option(
+        parsing: .unconditional,
         help:
             "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), more than 0 and at most 3600.",
         transform: Seconds.parse)
     var responseTimeout = Seconds(20)
 
     @Option(
+        parsing: .unconditional,
         help:
             "Seconds to look for the device after it restarts (into its bootloader, between parts), more than 0 and at most 3600.",
         transform: Seconds.parse)
