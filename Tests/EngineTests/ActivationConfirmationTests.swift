@@ -107,6 +107,24 @@ final class ActivationConfirmationTests: XCTestCase {
         XCTAssertLessThan(result.bytesSent, 2 * package.images[0].firmware.count, "sent again")
     }
 
+    /// A device lost after its system part: the result counts that part as activated, so that a
+    /// retry of the whole update (the fleet's) sends the application only.
+    func testPartsActivatedCountsWhatTheDeviceTook() async throws {
+        let package = try TestPackages.secureSDBLApp()
+        let harness = try EngineHarness(.secureApp, accepting: package)
+        // the application, then its bootloader for part 1; gone before part 2
+        let central = VanishingCentral(harness.central, connections: 2)
+        var options = options()
+        options.bootloaderScanTimeout = .milliseconds(600)
+        let (result, events) = await harness.update(package, options: options, through: central)
+        XCTAssertEqual(result.failure?.error, .failedToConnect, EngineHarness.logs(events))
+        XCTAssertEqual(result.partsActivated, 1)
+        XCTAssertEqual(harness.snapshot?.activations, 1)
+        let rest = package.droppingParts(result.partsActivated)
+        XCTAssertEqual(rest.images.map(\.kind), [.application])
+        XCTAssertEqual(rest.applicationVersion, package.applicationVersion)
+    }
+
     /// A forced update whose last answer is lost is not forced a second time: the engine reads
     /// the version and completes.
     func testAForcedUpdateIsNotRepeatedAfterItsActivation() async throws {
@@ -122,18 +140,23 @@ final class ActivationConfirmationTests: XCTestCase {
     }
 }
 
-/// A central whose devices stop advertising once one has been connected: a device that does
-/// not come back after a reset.
+/// A central whose devices stop advertising after `connections` connections: a device that
+/// does not come back after a reset.
 private final class VanishingCentral: GATTCentral {
     private let central: any GATTCentral
-    private let connected = Locked(false)
+    private let left: Locked<Int>
 
-    init(_ central: any GATTCentral) { self.central = central }
+    init(_ central: any GATTCentral, connections: Int = 1) {
+        self.central = central
+        left = Locked(connections)
+    }
 
     var linkTime: any LinkTime { central.linkTime }
 
+    private var vanished: Bool { left.withLock { $0 <= 0 } }
+
     func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
-        guard connected.withLock({ $0 }) else { return central.scan(filter, timeout: timeout) }
+        guard vanished else { return central.scan(filter, timeout: timeout) }
         return AsyncThrowingStream { continuation in
             Task {
                 try? await Task.sleep(for: timeout)
@@ -143,10 +166,10 @@ private final class VanishingCentral: GATTCentral {
     }
 
     func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
-        guard !connected.withLock({ $0 }) else {
+        guard !vanished else {
             throw GATTError.connectionFailed(device: device.description, reason: "not advertising")
         }
-        connected.withLock { $0 = true }
+        left.withLock { $0 -= 1 }
         return try await central.connect(device, timeout: timeout)
     }
 }

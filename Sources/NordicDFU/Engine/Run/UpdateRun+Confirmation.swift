@@ -17,6 +17,9 @@ extension UpdateRun {
             .info,
             "no answer to the last Execute of part \(index + 1) (\(lost.detail)): the device may have "
                 + "activated it; looking at it before anything is sent again")
+        // the device took the activating request, or may have: a retry of the whole update
+        // starts after this part (DFUResult.partsActivated)
+        session.partsActivated = index + 1
         await connection.peripheral.disconnect()
         session.retries += 1
         session.state(.connecting)
@@ -33,11 +36,9 @@ extension UpdateRun {
                     throw notConfirmed(
                         "it came back in its bootloader at \(found.address), holding none of the image")
                 }
-                session.partsActivated = index + 1
                 session.log(.info, "the device activated part \(index + 1) before its answer was lost")
                 return (.activatedBefore, found)
             }
-            session.partsActivated = index + 1
             guard isLastPart else { return (.activatedBefore, found) }
             let installed = await installedVersion(found)
             session.state(.disconnecting)
