@@ -25,8 +25,9 @@ struct ButtonlessJump {
                 )
                 switch response.result {
                 case .success:
-                    session.bootloaderName = String(decoding: bytes, as: UTF8.self)
-                    session.log(.info, "the bootloader will advertise as \(session.bootloaderName!)")
+                    session.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
+                    session.log(
+                        .info, "the bootloader will advertise as \(session.whereabouts.bootloaderName!)")
                 case .opCodeNotSupported:
                     session.log(
                         .info, "the application cannot rename the bootloader; going on without a name")
@@ -35,7 +36,7 @@ struct ButtonlessJump {
                 }
             } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
                 // The answer was lost; the name may be set. Look for both the name and the address.
-                session.bootloaderName = String(decoding: bytes, as: UTF8.self)
+                session.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
                 session.log(.info, "no answer to Set advertisement name; going on")
             } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
                 throw session.failure(

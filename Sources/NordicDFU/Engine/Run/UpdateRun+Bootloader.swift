@@ -5,7 +5,7 @@ extension UpdateRun {
     func enterBootloader(_ connection: DFUConnection) async throws -> DFUConnection {
         session.state(.enablingDfuMode)
         let jump = ButtonlessJump(session: session)
-        let application = session.applicationAddress ?? BluetoothAddress(connection.address)
+        let application = session.whereabouts.applicationAddress ?? BluetoothAddress(connection.address)
         var candidates: [BluetoothAddress] = []
         switch connection.mode {
         case .secureApplication(let buttonless, let kind):
@@ -35,7 +35,7 @@ extension UpdateRun {
 
     /// `defaults` filtered by the user's choice of where the bootloader advertises.
     func located(_ defaults: [BluetoothAddress]) -> [BluetoothAddress] {
-        guard let application = session.applicationAddress else { return defaults }
+        guard let application = session.whereabouts.applicationAddress else { return defaults }
         switch options.bootloaderLocation {
         case .automatic: return defaults
         case .sameAddress: return [application]
@@ -49,8 +49,8 @@ extension UpdateRun {
     func rebootCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
         var candidates: [BluetoothAddress] = []
         for address in [
-            BluetoothAddress(connection.address), session.applicationAddress?.incremented,
-            session.applicationAddress,
+            BluetoothAddress(connection.address), session.whereabouts.applicationAddress?.incremented,
+            session.whereabouts.applicationAddress,
         ] {
             if let address, !candidates.contains(address) { candidates.append(address) }
         }

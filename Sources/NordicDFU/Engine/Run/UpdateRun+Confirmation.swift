@@ -19,9 +19,9 @@ extension UpdateRun {
                 + "activated it; looking at it before anything is sent again")
         // the device took the activating request, or may have: a retry of the whole update
         // starts after this part (DFUResult.partsActivated)
-        session.partsActivated = index + 1
+        session.tally.partsActivated = index + 1
         await connection.peripheral.disconnect()
-        session.retries += 1
+        session.tally.retries += 1
         session.state(.connecting)
         let isLastPart = index == package.images.count - 1
         do {
@@ -75,8 +75,10 @@ extension UpdateRun {
     /// the bootloader's when the update began in a bootloader that advertises at address + 1),
     /// then where its bootloader was.
     private func confirmationCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
-        guard let application = session.applicationAddress else { return rebootCandidates(after: connection) }
-        let below = session.startedInBootloader ? [application.decremented] : []
+        guard let application = session.whereabouts.applicationAddress else {
+            return rebootCandidates(after: connection)
+        }
+        let below = session.whereabouts.startedInBootloader ? [application.decremented] : []
         return [application] + below + rebootCandidates(after: connection)
     }
 

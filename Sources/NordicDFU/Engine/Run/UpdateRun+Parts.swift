@@ -9,7 +9,7 @@ extension UpdateRun {
         _ index: Int, on start: DFUConnection, track: (DFUConnection) -> Void
     ) async throws -> (PartOutcome, DFUConnection) {
         let part = package.images[index]
-        session.firmwareWrites.withLock { $0.startPart() }
+        session.tally.firmwareWrites.withLock { $0.startPart() }
         session.loggingPart(index + 1, of: package.images.count)
         defer { session.loggingPart(nil, of: package.images.count) }
         let meter = ProgressMeter(
@@ -25,7 +25,7 @@ extension UpdateRun {
                     of: index, after: unanswered.failure, on: connection, meter: meter, track: track)
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
                 attempt += 1
-                session.retries += 1
+                session.tally.retries += 1
                 session.log(
                     .info, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
                 await connection.peripheral.disconnect()
@@ -102,7 +102,7 @@ extension UpdateRun {
         case .notHeld:
             return .activatedBefore
         case .sent:
-            session.partsActivated = index + 1
+            session.tally.partsActivated = index + 1
         }
         session.state(.disconnecting)
         do {
@@ -136,7 +136,7 @@ extension UpdateRun {
         }
         switch outcome {
         case .sent:
-            session.transferDurations.append(transfer.finishedAt - started)
+            session.tally.transferDurations.append(transfer.finishedAt - started)
         case .initPacketRejected:
             if abortOnRejection { await sendAbort(transfer.abortRequest, to: controlPoint) }
         case .notHeld:

@@ -26,8 +26,8 @@ struct UpdateRun {
             session.state(.connecting)
             var current = try await session.connect(session.device)
             connection = current
-            session.applicationAddress = BluetoothAddress(current.address)
-            session.startedInBootloader = current.mode.isBootloader
+            session.whereabouts.applicationAddress = BluetoothAddress(current.address)
+            session.whereabouts.startedInBootloader = current.mode.isBootloader
             let check = await versionCheck(current, force: options.force)
             session.emit(.version(check))
             if check.decision == .skip {
@@ -82,7 +82,7 @@ struct UpdateRun {
 
     var bootloaderName: String? {
         if case .name(let name) = options.bootloaderLocation { return name }
-        return session.bootloaderName
+        return session.whereabouts.bootloaderName
     }
 
     // MARK: Version

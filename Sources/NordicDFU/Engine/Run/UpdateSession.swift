@@ -15,33 +15,12 @@ final class UpdateSession {
     var logger: Logger
     let startTime: Duration
 
-    /// Firmware bytes written to packet characteristics.
-    let firmwareWrites = Locked(FirmwareWrites())
-    /// Reconnections and part restarts.
-    var retries = 0
-    /// See `DFUResult.transferDurations`.
-    var transferDurations: [Duration] = []
-    /// The device's own (application) address, once known.
-    var applicationAddress: BluetoothAddress?
-    /// Whether the first connection found the device in its bootloader, which may advertise at
-    /// the application's address + 1.
-    var startedInBootloader = false
-    /// See `DFUResult.partsActivated`.
-    var partsActivated = 0
-    /// The wait after each data object's Create, learned from packets lost while flash was busy.
-    var flashWait = LearnedFlashWait()
-    /// Secure data objects in a row whose receipt for the last packet did not come where due
-    /// although no packet was lost (none came, or one came early); one that came resets it.
-    var receiptsMissedInARow = 0
-    /// Whether Secure DFU gives up the receipts it asks for by default: twice in a row the
-    /// device's receipt did not come where due with nothing lost (it sends none, or counts in a
-    /// way the engine cannot follow), so Calculate Checksum checks each object instead of a wait
-    /// for a receipt that times out. A receipt interval the user chose stays.
-    var givesUpDefaultReceipts: Bool {
-        options.packetReceiptNotifications == nil && receiptsMissedInARow >= 2
-    }
-    /// The name the bootloader was asked to advertise, if any.
-    var bootloaderName: String?
+    /// What the result counts.
+    var tally = UpdateTally()
+    /// Where the device can be found again.
+    var whereabouts = DeviceWhereabouts()
+    /// What Secure DFU learned of the device's pace.
+    var pacing = SecurePacing()
     private var lastState: DFUState?
 
     init(
@@ -93,32 +72,9 @@ final class UpdateSession {
 
     /// Ends the event stream with the result.
     func finish(_ outcome: DFUResult.Outcome) {
-        let result = DFUResult(
-            outcome: outcome, bytesSent: firmwareWrites.withLock(\.total),
-            duration: linkTime.now() - startTime,
-            retries: retries, transferDurations: transferDurations, partsActivated: partsActivated,
-            bytesResent: firmwareWrites.withLock(\.resent))
-        emit(.result(result))
+        emit(.result(tally.result(outcome, duration: linkTime.now() - startTime)))
         events.finish()
     }
-}
-
-/// The firmware bytes one update wrote: all of them, and those of the current part written a
-/// second time (an object sent again, lost packets, a Legacy part restarted).
-struct FirmwareWrites {
-    var total = 0
-    var resent = 0
-    /// The end of the highest range of the current part written so far.
-    private var partEnd = 0
-
-    /// `range` (offsets in the part's image) was written.
-    mutating func record(_ range: Range<Int>) {
-        total += range.count
-        resent += max(0, min(range.upperBound, partEnd) - range.lowerBound)
-        partEnd = max(partEnd, range.upperBound)
-    }
-
-    mutating func startPart() { partEnd = 0 }
 }
 
 extension DFULogLevel {

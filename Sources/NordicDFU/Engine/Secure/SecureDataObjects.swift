@@ -60,9 +60,9 @@ extension SecureFirmwareTransfer {
     /// Packets per receipt: the user's choice, or by default the packets of one object, so that
     /// the receipt for an object's last packet carries the offset and CRC that Calculate
     /// Checksum would ask for — one round trip fewer per object. None once the device has shown
-    /// that it does not send them (`UpdateSession.givesUpDefaultReceipts`).
+    /// that it does not send them (`SecurePacing.givesUpDefaultReceipts`).
     func receiptInterval(objectSize: Int) -> UInt16 {
-        if session.givesUpDefaultReceipts { return 0 }
+        if session.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications) { return 0 }
         return options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
     }
 
@@ -89,7 +89,7 @@ extension SecureFirmwareTransfer {
                 let create = SecureDFURequest.create(.data, size: UInt32(range.count))
                 waited =
                     (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
-                    + max(options.dataObjectPreparationDelay, session.flashWait.afterCreate)
+                    + max(options.dataObjectPreparationDelay, session.pacing.flashWait.afterCreate)
                 waitsForFirstObject = false
                 let requested = session.linkTime.now()
                 try await controlPoint.post(create)
@@ -115,7 +115,7 @@ extension SecureFirmwareTransfer {
             if let loss { learnSlowerFlash(loss, firstObjectOfPart: isFirstObject) }
             switch decision {
             case .complete(let wasClean):
-                if wasClean { session.flashWait.learnCleanObject() }
+                if wasClean { session.pacing.flashWait.learnCleanObject() }
                 return
             case .resendTail(let lost):
                 session.log(
@@ -173,7 +173,7 @@ extension SecureFirmwareTransfer {
             }
         }
         if case .finished(let receipt?) = end, case .checksum(let offset, let crc) = receipt.outcome {
-            session.receiptsMissedInARow = 0
+            session.pacing.receiptsMissedInARow = 0
             return (Int(offset), crc)
         }
         try await takeAnswer()
@@ -188,17 +188,19 @@ extension SecureFirmwareTransfer {
     /// bytes, and the device holds `held`. Fewer bytes held: packets were lost, which explains
     /// it. All of them held: the device's receipts cannot be counted on (it sends none, or counts
     /// in another way); twice in a row, and the engine turns them off for the rest of the update
-    /// (`UpdateSession.givesUpDefaultReceipts`).
+    /// (`SecurePacing.givesUpDefaultReceipts`).
     private func receiptNotWhereDue(early: Int?, sentUpTo: Int, held: Int) async throws {
         guard held >= sentUpTo else {
             if let early { session.log(.debug, "receipt for \(early) bytes, \(sentUpTo) sent") }
             return
         }
-        session.receiptsMissedInARow += 1
+        session.pacing.receiptsMissedInARow += 1
         if let early {
             session.log(.info, "a receipt came for \(early) of \(sentUpTo) bytes, all of which arrived")
         }
-        guard session.givesUpDefaultReceipts, controlPoint.channel.ledger.interval > 0 else { return }
+        guard session.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications),
+            controlPoint.channel.ledger.interval > 0
+        else { return }
         session.log(
             .info,
             "the device's packet receipts did not come where due twice in a row; "
@@ -209,12 +211,12 @@ extension SecureFirmwareTransfer {
     /// An object that arrived incomplete right after Create: the flash was still busy
     /// (an erase, the settings write) and the bootloader dropped packets (`LearnedFlashWait`).
     private func learnSlowerFlash(_ loss: DataObjectRecovery.FlashLoss, firstObjectOfPart: Bool) {
-        session.flashWait.learnLoss(
+        session.pacing.flashWait.learnLoss(
             waited: loss.waited, blocked: loss.blocked, roundTrip: loss.roundTrip,
             firstObjectOfPart: firstObjectOfPart)
         session.log(
             .info,
-            "the device could not take packets for \(loss.blocked); waiting \(session.flashWait.afterCreate) "
+            "the device could not take packets for \(loss.blocked); waiting \(session.pacing.flashWait.afterCreate) "
                 + "after the next Create")
     }
 }

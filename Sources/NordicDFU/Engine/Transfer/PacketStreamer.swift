@@ -36,7 +36,7 @@ package struct PacketStreamer {
         defer {
             if firmware {
                 let range = bytes.startIndex..<bytes.startIndex + written
-                session.firmwareWrites.withLock { $0.record(range) }
+                session.tally.firmwareWrites.withLock { $0.record(range) }
             }
         }
         do {
