@@ -45,6 +45,10 @@ enum InventoryJSON: Decodable {
         }
     }
 
+    var isObject: Bool {
+        if case .object = self { true } else { false }
+    }
+
     /// What the value is, for messages.
     var kind: String {
         switch self {
@@ -148,13 +152,13 @@ struct InventoryObject {
 
     /// The member `key` as an object of its own, at `place key`.
     func object(_ key: String, allowed: [String]) throws(FleetInventoryError) -> InventoryObject? {
-        guard let value = members[key], case .object = value else {
-            if let value = members[key], case .null = value { return nil }
-            if let value = members[key] { throw wrongType(key, expected: "an object", got: value) }
-            return nil
+        switch members[key] {
+        case nil, .null: return nil
+        case let value? where value.isObject:
+            return try InventoryObject(
+                value, at: place == Self.rootPlace ? key : "\(place) \(key)", allowed: allowed)
+        case let other?: throw wrongType(key, expected: "an object", got: other)
         }
-        return try InventoryObject(
-            value, at: place == Self.rootPlace ? key : "\(place) \(key)", allowed: allowed)
     }
 
     private func wrongType(_ key: String, expected: String, got value: InventoryJSON) -> FleetInventoryError {

@@ -53,7 +53,7 @@ struct UpdateRun {
             }
             var index = 0
             var reuseConnection = true
-            while index < package.images.count {
+            parts: while index < package.images.count {
                 if !reuseConnection {
                     session.state(.connecting)
                     current = try await session.reconnect(
@@ -69,7 +69,7 @@ struct UpdateRun {
                 switch outcome {
                 case .sent: reuseConnection = false
                 case .skippedToApplication, .activatedBefore: reuseConnection = true
-                case .confirmed: index = package.images.count
+                case .confirmed: break parts
                 }
                 index += 1
             }
