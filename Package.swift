@@ -58,7 +58,7 @@ let package = Package(
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
-        .target(name: "MCUmgr", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MCUmgr", dependencies: ["GATT", .product(name: "Crypto", package: "swift-crypto")]),
         // Many devices at once, above the protocol families: inventories, scheduling, reports.
         .target(
             name: "DFUFleet",
