@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "DFUSimulator", targets: ["DFUSimulator"]),
         .library(name: "BlueZ", targets: ["BlueZ"]),
         .library(name: "MCUmgr", targets: ["MCUmgr"]),
+        .library(name: "DFURollout", targets: ["DFURollout"]),
+        .library(name: "DFURolloutPostgres", targets: ["DFURolloutPostgres"]),
         .executable(name: "dfu-update", targets: ["dfu-update"]),
         .executable(name: "dfu-bench", targets: ["dfu-bench"]),
         .executable(name: "dfu-sim", targets: ["dfu-sim"]),
@@ -19,11 +21,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
         .systemLibrary(
             name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // zlib, only for dfu-bench to compare our CRC-32 with.
@@ -65,6 +70,14 @@ let package = Package(
             dependencies: [
                 "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
             ]),
+        // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.
+        .target(
+            name: "DFURollout",
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
+        // The rollout store on PostgreSQL, for many gateways.
+        .target(
+            name: "DFURolloutPostgres",
+            dependencies: ["DFURollout", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // org.bluez on a private bus in front of one simulated device, without a radio
         // (`dfu-sim --bluetoothd-stand-in`).
         .target(
@@ -152,6 +165,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(
+            name: "RolloutStoreTests",
+            dependencies: [
+                "DFURollout", "DFURolloutPostgres", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
+        // Writes to an embedded rollout store until it is killed (RolloutStoreTests).
+        .executableTarget(
+            name: "rollout-store-writer", dependencies: ["DFURollout"], path: "Tests/RolloutStoreWriter"),
         .testTarget(
             name: "BlueZSystemTests",
             dependencies: [

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The rollout store in one SQLite file, for one gateway and no server (the default).
+///
+/// Crash-safe: the file is in WAL mode with `synchronous = FULL`, and each call is one
+/// transaction, so a process killed at any moment leaves every reported result and nothing of
+/// a report that had not returned. Several connections (processes) may share the file: each
+/// write takes the lock at its start (`BEGIN IMMEDIATE`), so no two claim one device.
+public actor EmbeddedRolloutStore: RolloutStore {
+    let connection: SQLiteConnection
+    let clock: any RolloutClock
+
+    /// Opens the store at `path`, creating the file and its tables if needed.
+    public init(path: String, clock: any RolloutClock = SystemRolloutClock()) throws {
+        connection = try SQLiteConnection(path: path)
+        self.clock = clock
+        try connection.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+        try EmbeddedSchema.migrate(connection)
+    }
+
+    public func create(_ spec: RolloutSpec) throws {
+        try RolloutSpecCheck.validate(spec)
+        try connection.writeTransaction {
+            guard try connection.query("SELECT 1 FROM rollouts WHERE name = ?", [.text(spec.name)]).isEmpty
+            else {
+                throw RolloutStoreError.rolloutExists(spec.name)
+            }
+            let row = try connection.query(
+                """
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, created_at)
+                VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                [
+                    .text(spec.name), .text(RolloutState.active.rawValue), .integer(Int64(spec.canary)),
+                    spec.maxFailures.map { .integer(Int64($0)) } ?? .null, .integer(Int64(spec.concurrency)),
+                    .real(clock.now().timeIntervalSince1970),
+                ])
+            let id = SQLiteValue.integer(Int64(row[0].int(0)))
+            for package in spec.packages {
+                try connection.query(
+                    "INSERT INTO packages (rollout_id, sha256, name, bytes) VALUES (?, ?, ?, ?)",
+                    [id, .text(package.sha256), .text(package.name), .blob(package.bytes)])
+            }
+            for (position, device) in spec.devices.enumerated() {
+                try connection.query(
+                    "INSERT INTO devices (rollout_id, device, position, package_sha256, entry) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        id, .text(device.device), .integer(Int64(position)), .text(device.packageSHA256),
+                        .blob(device.entry),
+                    ])
+            }
+        }
+    }
+
+    @discardableResult
+    public func apply(_ command: RolloutCommand, to rollout: String) throws -> RolloutState {
+        try connection.writeTransaction {
+            let current = try state(of: header(of: rollout))
+            guard let target = command.target(from: current) else {
+                throw RolloutStoreError.invalidTransition(from: current, command: command)
+            }
+            try connection.query(
+                "UPDATE rollouts SET state = ? WHERE name = ?", [.text(target.rawValue), .text(rollout)])
+            return target
+        }
+    }
+
+    public func rollouts() throws -> [String] {
+        try connection.query("SELECT name FROM rollouts ORDER BY id").compactMap { $0.text(0) }
+    }
+
+    public func status(of rollout: String) throws -> RolloutStatus {
+        let header = try header(of: rollout)
+        let devices = try connection.query(
+            """
+            SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report
+            FROM devices WHERE rollout_id = ? ORDER BY position
+            """, [.integer(header.id)]
+        ).map { row in
+            DeviceStatus(
+                device: row.text(0) ?? "", result: row.text(1).flatMap(DeviceResult.init(rawValue:)),
+                gateway: row.text(2), attempts: row.int(3), error: row.text(4), report: row.blob(5))
+        }
+        return RolloutStatus(
+            rollout: rollout, state: try state(of: header), canary: header.canary,
+            maxFailures: header.maxFailures,
+            concurrency: header.concurrency, devices: devices)
+    }
+
+    public func package(_ sha256: String, of rollout: String) throws -> Data {
+        let id = try header(of: rollout).id
+        let rows = try connection.query(
+            "SELECT bytes FROM packages WHERE rollout_id = ? AND sha256 = ?",
+            [.integer(id), .text(sha256.lowercased())])
+        guard let bytes = rows.first?.blob(0) else { throw RolloutStoreError.noSuchPackage(sha256) }
+        return try PackageDigest.verified(bytes, sha256: sha256)
+    }
+
+    public func close() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+    }
+
+    /// The rollout's state: the operator's word, or what the results make of it.
+    func state(of header: RolloutHeader) throws -> RolloutState {
+        RolloutRules.state(
+            stored: header.storedState, tally: try tally(of: header), maxFailures: header.maxFailures)
+    }
+
+    func tally(of header: RolloutHeader) throws -> RolloutRules.Tally {
+        let row = try connection.query(RolloutRules.tallySQL, [.integer(header.id)])[0]
+        return RolloutRules.Tally(
+            failures: row.int(0), canaryFailures: row.int(1), canaryPassed: row.int(2), left: row.int(3))
+    }
+
+    /// A rollout's row, without its devices.
+    func header(of rollout: String) throws -> RolloutHeader {
+        let rows = try connection.query(
+            "SELECT id, state, canary, max_failures, concurrency FROM rollouts WHERE name = ?",
+            [.text(rollout)])
+        guard let row = rows.first else { throw RolloutStoreError.noSuchRollout(rollout) }
+        return RolloutHeader(
+            id: Int64(row.int(0)), storedState: RolloutState(rawValue: row.text(1) ?? "") ?? .cancelled,
+            canary: row.int(2), maxFailures: row.optionalInt(3), concurrency: row.int(4))
+    }
+}

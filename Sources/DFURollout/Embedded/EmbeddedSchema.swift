@@ -1,0 +1,72 @@
+/// The embedded store's tables (docs/rollout.md, "Layout"), versioned by SQLite's `user_version`.
+enum EmbeddedSchema {
+    static let version = 1
+
+    /// Creates the tables of version 1 (times are seconds since 1970 in the store's clock).
+    static let version1 = """
+        CREATE TABLE rollouts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            state TEXT NOT NULL,
+            canary INTEGER NOT NULL,
+            max_failures INTEGER,
+            concurrency INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE packages (
+            rollout_id INTEGER NOT NULL REFERENCES rollouts(id),
+            sha256 TEXT NOT NULL,
+            name TEXT NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (rollout_id, sha256)
+        );
+        CREATE TABLE devices (
+            rollout_id INTEGER NOT NULL REFERENCES rollouts(id),
+            device TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            package_sha256 TEXT NOT NULL,
+            entry BLOB NOT NULL,
+            lease_token INTEGER NOT NULL DEFAULT 0,
+            lease_gateway TEXT,
+            lease_expires_at REAL,
+            last_gateway TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            result TEXT,
+            error TEXT,
+            report BLOB,
+            PRIMARY KEY (rollout_id, device),
+            FOREIGN KEY (rollout_id, package_sha256) REFERENCES packages(rollout_id, sha256)
+        );
+        CREATE INDEX devices_waiting ON devices (rollout_id, position) WHERE result IS NULL;
+        CREATE TABLE attempts (
+            rollout_id INTEGER NOT NULL,
+            device TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            gateway TEXT NOT NULL,
+            lease_token INTEGER NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            ending TEXT,
+            PRIMARY KEY (rollout_id, device, attempt),
+            FOREIGN KEY (rollout_id, device) REFERENCES devices(rollout_id, device)
+        );
+        CREATE TABLE gateways (
+            name TEXT PRIMARY KEY,
+            first_seen REAL NOT NULL,
+            last_seen REAL NOT NULL
+        );
+        """
+
+    /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
+    static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.writeTransaction {
+            let current = try connection.query("PRAGMA user_version").first?.int(0) ?? 0
+            guard current <= version else {
+                throw RolloutStoreError.storage(
+                    "the store's schema \(current) is newer than this program's \(version)")
+            }
+            if current < 1 { try connection.execute(version1) }
+            try connection.execute("PRAGMA user_version = \(version)")
+        }
+    }
+}

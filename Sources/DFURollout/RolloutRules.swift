@@ -1,0 +1,48 @@
+/// The canary and max-failures rules, the same for every back end (docs/rollout.md).
+///
+/// A store keeps only the operator's word (`active`, `paused`, `cancelled`); `halted` and
+/// `completed` follow from the devices' results, so a gateway never writes a rollout's state.
+package enum RolloutRules {
+    /// Counts one query reads from a rollout's devices (`tallySQL`).
+    package struct Tally: Equatable {
+        package var failures: Int
+        /// Canary devices that ended `failed` or `aborted`.
+        package var canaryFailures: Int
+        /// Canary devices that ended `completed` or `skipped`.
+        package var canaryPassed: Int
+        /// Devices without a result.
+        package var left: Int
+
+        package init(failures: Int, canaryFailures: Int, canaryPassed: Int, left: Int) {
+            self.failures = failures
+            self.canaryFailures = canaryFailures
+            self.canaryPassed = canaryPassed
+            self.left = left
+        }
+    }
+
+    /// Reads a `Tally` for the rollout whose id is bound to `$1` (the same text on SQLite and
+    /// PostgreSQL).
+    package static let tallySQL = """
+        SELECT count(*) FILTER (WHERE d.result = 'failed'),
+               count(*) FILTER (WHERE d.position < r.canary AND d.result IN ('failed', 'aborted')),
+               count(*) FILTER (WHERE d.position < r.canary AND d.result IN ('completed', 'skipped')),
+               count(*) FILTER (WHERE d.result IS NULL)
+        FROM rollouts r JOIN devices d ON d.rollout_id = r.id WHERE r.id = $1
+        """
+
+    /// The rollout's state from the operator's word and the results so far.
+    package static func state(stored: RolloutState, tally: Tally, maxFailures: Int?) -> RolloutState {
+        if stored == .cancelled { return .cancelled }
+        if tally.left == 0 { return .completed }
+        if tally.canaryFailures > 0 { return .halted }
+        if let maxFailures, tally.failures >= maxFailures { return .halted }
+        return stored
+    }
+
+    /// Devices at positions below this may be claimed: only the canary until every canary
+    /// device passed, then all.
+    package static func claimablePositions(canary: Int, tally: Tally) -> Int {
+        canary > 0 && tally.canaryPassed < canary ? canary : Int.max
+    }
+}

@@ -1,0 +1,21 @@
+/// What every back end checks of a spec before storing it.
+package enum RolloutSpecCheck {
+    package static func validate(_ spec: RolloutSpec) throws {
+        var seen = Set<String>()
+        for package in spec.packages {
+            _ = try PackageDigest.verified(package.bytes, sha256: package.sha256)
+        }
+        let digests = Set(spec.packages.map(\.sha256))
+        for device in spec.devices {
+            guard seen.insert(device.device).inserted else {
+                throw RolloutStoreError.invalidSpec("device \(device.device) is listed twice")
+            }
+            guard digests.contains(device.packageSHA256) else {
+                throw RolloutStoreError.invalidSpec("device \(device.device) names no package of the rollout")
+            }
+        }
+        guard spec.canary >= 0, spec.concurrency > 0, (spec.maxFailures ?? 1) > 0 else {
+            throw RolloutStoreError.invalidSpec("canary must be ≥ 0, concurrency and max failures > 0")
+        }
+    }
+}

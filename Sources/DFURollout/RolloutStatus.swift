@@ -1,0 +1,55 @@
+import Foundation
+
+/// A rollout as a whole, for `rollout status`.
+public struct RolloutStatus: Sendable, Equatable {
+    public var rollout: String
+    public var state: RolloutState
+    public var canary: Int
+    public var maxFailures: Int?
+    public var concurrency: Int
+    /// In inventory order.
+    public var devices: [DeviceStatus]
+
+    public init(
+        rollout: String, state: RolloutState, canary: Int, maxFailures: Int?, concurrency: Int,
+        devices: [DeviceStatus]
+    ) {
+        self.rollout = rollout
+        self.state = state
+        self.canary = canary
+        self.maxFailures = maxFailures
+        self.concurrency = concurrency
+        self.devices = devices
+    }
+
+    /// How many devices ended with each result.
+    public var summary: [DeviceResult: Int] {
+        devices.reduce(into: [:]) { counts, device in
+            if let result = device.result { counts[result, default: 0] += 1 }
+        }
+    }
+}
+
+/// One device of a rollout as the store holds it.
+public struct DeviceStatus: Sendable, Equatable {
+    public var device: String
+    /// nil until a gateway reports it.
+    public var result: DeviceResult?
+    /// The gateway that holds it now, or that held it last.
+    public var gateway: String?
+    /// Claims taken of it so far.
+    public var attempts: Int
+    public var error: String?
+    public var report: Data?
+
+    public init(
+        device: String, result: DeviceResult?, gateway: String?, attempts: Int, error: String?, report: Data?
+    ) {
+        self.device = device
+        self.result = result
+        self.gateway = gateway
+        self.attempts = attempts
+        self.error = error
+        self.report = report
+    }
+}

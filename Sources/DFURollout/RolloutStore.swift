@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where one rollout, shared by any number of gateways, lives: its packages and devices, each
+/// device's claim, attempts and result, and the gateways (docs/rollout.md). Two back ends:
+/// `EmbeddedRolloutStore` (one SQLite file, one gateway) and `PostgresRolloutStore` (module
+/// DFURolloutPostgres, many gateways).
+///
+/// The operator's part is `create`, `apply` and the read-only calls; the gateway's is `claim`,
+/// `renew`, `report`, `release` and `package`. On PostgreSQL each part is a database role.
+public protocol RolloutStore: Sendable {
+    /// Stores a new rollout, `active`. Fails if the name is taken, a device is named twice or
+    /// names a package the spec lacks, or a package's bytes do not hash to its digest.
+    func create(_ spec: RolloutSpec) async throws
+
+    /// Pauses, resumes or cancels a rollout; returns its new state.
+    @discardableResult
+    func apply(_ command: RolloutCommand, to rollout: String) async throws -> RolloutState
+
+    /// The names of every rollout, oldest first.
+    func rollouts() async throws -> [String]
+
+    func status(of rollout: String) async throws -> RolloutStatus
+
+    /// Claims up to `limit` devices of `rollout` for `gateway`, for `lease`: devices without a
+    /// result whose lease is free or expired, among `visible` (the devices the gateway can
+    /// reach; nil: any), in inventory order, within the canary. None unless the rollout is
+    /// `active`. Two gateways never hold one device: the claims are taken in one transaction.
+    func claim(
+        _ rollout: String, for gateway: String, among visible: Set<String>?, limit: Int, lease: Duration
+    ) async throws -> [DeviceClaim]
+
+    /// Extends a claim's lease to `lease` from now. Throws `leaseLost` if the token is stale.
+    func renew(_ claim: DeviceClaim, lease: Duration) async throws -> LeaseRenewal
+
+    /// Records the device's result and frees it; halts the rollout when a canary device failed
+    /// or the failures reached `maxFailures`. Throws `leaseLost` if the token is stale (then
+    /// nothing is recorded). Returns the rollout's state after it.
+    @discardableResult
+    func report(_ claim: DeviceClaim, _ outcome: DeviceOutcome) async throws -> RolloutState
+
+    /// Gives the device back without a result (the gateway stops): another gateway may claim it
+    /// at once. Throws `leaseLost` if the token is stale.
+    func release(_ claim: DeviceClaim) async throws
+
+    /// A package's bytes, checked against its digest.
+    func package(_ sha256: String, of rollout: String) async throws -> Data
+
+    /// Ends the store's connections; the store is unusable afterwards.
+    func close() async throws
+}

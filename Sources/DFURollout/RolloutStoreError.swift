@@ -1,0 +1,16 @@
+/// Why a store refused an operation.
+public enum RolloutStoreError: Error, Equatable, Sendable {
+    case rolloutExists(String)
+    case noSuchRollout(String)
+    case noSuchPackage(String)
+    /// A device is named twice, or names a package the rollout does not have.
+    case invalidSpec(String)
+    /// The claim's lease token is no longer the device's (another gateway took it over, it was
+    /// released, or the device already has its result): the gateway must stop touching it.
+    case leaseLost(device: String)
+    /// e.g. resuming a cancelled rollout.
+    case invalidTransition(from: RolloutState, command: RolloutCommand)
+    case packageDigestMismatch(expected: String, actual: String)
+    /// The engine underneath failed (I/O, connection, SQL).
+    case storage(String)
+}

@@ -1,0 +1,72 @@
+import DFURollout
+import PostgresNIO
+
+/// What the operator's and the gateway's calls share: transactions, a rollout's row and state.
+extension PostgresRolloutStore {
+    /// Runs `body` in a transaction on a pooled connection; errors become `RolloutStoreError`s.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// A rollout's row, without its devices; `lock` is a locking clause (`FOR UPDATE`) or empty.
+    func header(of rollout: String, on connection: PostgresConnection, lock: String = "") async throws
+        -> RolloutHeader
+    {
+        var query: PostgresQuery =
+            "SELECT id, state, canary, max_failures, concurrency FROM rollouts WHERE name = \(rollout) "
+        query.sql += lock
+        let rows = try await connection.query(query, logger: logger)
+        for try await (id, state, canary, maxFailures, concurrency) in rows.decode(
+            (Int64, String, Int, Int?, Int).self)
+        {
+            return RolloutHeader(
+                id: id, storedState: RolloutState(rawValue: state) ?? .cancelled, canary: canary,
+                maxFailures: maxFailures, concurrency: concurrency)
+        }
+        throw RolloutStoreError.noSuchRollout(rollout)
+    }
+
+    /// The rollout's state: the operator's word, or what the results make of it.
+    func state(of header: RolloutHeader, on connection: PostgresConnection) async throws -> RolloutState {
+        RolloutRules.state(
+            stored: header.storedState, tally: try await tally(of: header, on: connection),
+            maxFailures: header.maxFailures)
+    }
+
+    func tally(of header: RolloutHeader, on connection: PostgresConnection) async throws -> RolloutRules.Tally
+    {
+        var binds = PostgresBindings()
+        binds.append(header.id)
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: RolloutRules.tallySQL, binds: binds), logger: logger)
+        for try await (failures, canaryFailures, canaryPassed, left) in rows.decode((Int, Int, Int, Int).self)
+        {
+            return RolloutRules.Tally(
+                failures: failures, canaryFailures: canaryFailures, canaryPassed: canaryPassed, left: left)
+        }
+        throw RolloutStoreError.storage("no tally for rollout \(header.id)")
+    }
+
+    /// The store's own errors as they are; PostgreSQL's and the connection's as `storage`, with
+    /// the server's message (PSQLError's own description hides it).
+    static func storeError(_ error: any Error) -> any Error {
+        if let transaction = error as? PostgresTransactionError {
+            return storeError(
+                transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction
+                    .rollbackError
+                    ?? error)
+        }
+        if error is RolloutStoreError { return error }
+        if let psql = error as? PSQLError, let message = psql.serverInfo?[.message] {
+            let code = psql.serverInfo?[.sqlState] ?? "?"
+            return RolloutStoreError.storage("PostgreSQL \(code): \(message)")
+        }
+        return RolloutStoreError.storage(String(reflecting: error))
+    }
+}

@@ -1,0 +1,153 @@
+import DFURollout
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The rollout store on PostgreSQL, shared by many gateways (docs/rollout.md).
+///
+/// Leases end by the database server's clock, the one every gateway shares. Claims lock the rows
+/// they take (`FOR UPDATE SKIP LOCKED`), so concurrent gateways never take one device and never
+/// wait for each other. The connection pool reconnects by itself: a restarted server fails the
+/// calls made while it is down, and the calls after it succeed.
+public final class PostgresRolloutStore: RolloutStore {
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// Connects to `location` as its user, with `password` (see `PostgresPassword.find`).
+    /// With `migrate`, first brings the schema up to date (a role that may create tables and
+    /// roles: the database's owner, not a gateway's or an operator's role).
+    public static func connect(
+        to location: PostgresStoreLocation, password: String?, migrate: Bool = false,
+        logger: Logger = Logger(label: "dfu-update.rollout-store")
+    ) async throws -> PostgresRolloutStore {
+        let store = try PostgresRolloutStore(location: location, password: password, logger: logger)
+        if migrate {
+            do {
+                try await PostgresMigrations.apply(on: store.client, logger: logger)
+            } catch {
+                try? await store.close()
+                throw PostgresRolloutStore.storeError(error)
+            }
+        }
+        return store
+    }
+
+    private init(location: PostgresStoreLocation, password: String?, logger: Logger) throws {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user, password: password,
+            database: location.database, tls: try Self.tls(location.tls))
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 4
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    private static func tls(_ mode: PostgresStoreLocation.TLSMode) throws -> PostgresClient.Configuration.TLS
+    {
+        switch mode {
+        case .disable: return .disable
+        case .prefer: return .prefer(.makeClientConfiguration())
+        case .require: return .require(.makeClientConfiguration())
+        }
+    }
+
+    public func create(_ spec: RolloutSpec) async throws {
+        try RolloutSpecCheck.validate(spec)
+        try await transaction { connection in
+            let exists = try await connection.query(
+                "SELECT 1 FROM rollouts WHERE name = \(spec.name)", logger: self.logger
+            ).collect()
+            guard exists.isEmpty else { throw RolloutStoreError.rolloutExists(spec.name) }
+            let rows = try await connection.query(
+                """
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency)
+                VALUES (\(spec.name), \(RolloutState.active.rawValue), \(spec.canary), \(spec.maxFailures), \(spec.concurrency))
+                RETURNING id
+                """, logger: self.logger)
+            var id: Int64 = 0
+            for try await value in rows.decode(Int64.self) { id = value }
+            for package in spec.packages {
+                try await connection.query(
+                    """
+                    INSERT INTO packages (rollout_id, sha256, name, bytes)
+                    VALUES (\(id), \(package.sha256), \(package.name), \(package.bytes))
+                    """, logger: self.logger)
+            }
+            for (position, device) in spec.devices.enumerated() {
+                try await connection.query(
+                    """
+                    INSERT INTO devices (rollout_id, device, position, package_sha256, entry)
+                    VALUES (\(id), \(device.device), \(position), \(device.packageSHA256), \(device.entry))
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    @discardableResult
+    public func apply(_ command: RolloutCommand, to rollout: String) async throws -> RolloutState {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection, lock: "FOR UPDATE")
+            let current = try await self.state(of: header, on: connection)
+            guard let target = command.target(from: current) else {
+                throw RolloutStoreError.invalidTransition(from: current, command: command)
+            }
+            try await connection.query(
+                "UPDATE rollouts SET state = \(target.rawValue) WHERE id = \(header.id)", logger: self.logger)
+            return target
+        }
+    }
+
+    public func rollouts() async throws -> [String] {
+        try await transaction { connection in
+            let rows = try await connection.query(
+                "SELECT name FROM rollouts ORDER BY id", logger: self.logger)
+            return try await rows.decode(String.self).reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    public func status(of rollout: String) async throws -> RolloutStatus {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            let rows = try await connection.query(
+                """
+                SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report
+                FROM devices WHERE rollout_id = \(header.id) ORDER BY position
+                """, logger: self.logger)
+            var devices: [DeviceStatus] = []
+            for try await (device, result, gateway, attempts, error, report) in rows.decode(
+                (String, String?, String?, Int, String?, Data?).self)
+            {
+                devices.append(
+                    DeviceStatus(
+                        device: device, result: result.flatMap(DeviceResult.init(rawValue:)),
+                        gateway: gateway,
+                        attempts: attempts, error: error, report: report))
+            }
+            return RolloutStatus(
+                rollout: rollout, state: try await self.state(of: header, on: connection),
+                canary: header.canary,
+                maxFailures: header.maxFailures, concurrency: header.concurrency, devices: devices)
+        }
+    }
+
+    public func package(_ sha256: String, of rollout: String) async throws -> Data {
+        let bytes: Data? = try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            let rows = try await connection.query(
+                "SELECT bytes FROM packages WHERE rollout_id = \(header.id) AND sha256 = \(sha256.lowercased())",
+                logger: self.logger)
+            return try await rows.decode(Data.self).reduce(nil) { $1 }
+        }
+        guard let bytes else { throw RolloutStoreError.noSuchPackage(sha256) }
+        return try PackageDigest.verified(bytes, sha256: sha256)
+    }
+
+    public func close() async throws {
+        running.cancel()
+        await running.value
+    }
+}

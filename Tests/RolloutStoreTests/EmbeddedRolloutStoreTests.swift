@@ -1,0 +1,25 @@
+import DFURollout
+import XCTest
+
+/// The contract (RolloutStoreContract) against the embedded SQLite store.
+final class EmbeddedRolloutStoreTests: XCTestCase {
+    private var backend: EmbeddedStoreUnderTest!
+    private var contract: RolloutStoreContract { RolloutStoreContract(backend: backend) }
+
+    override func setUpWithError() throws { backend = try EmbeddedStoreUnderTest() }
+    override func tearDown() { backend.remove() }
+
+    func testClaimsAreExclusive() async throws { try await contract.claimsAreExclusive() }
+    func testExpiredLeaseIsTakenOver() async throws { try await contract.expiredLeaseIsTakenOver() }
+    func testRenewalKeepsTheDevice() async throws { try await contract.renewalKeepsTheDevice() }
+    func testStaleTokensAreFenced() async throws { try await contract.staleTokensAreFenced() }
+    func testResultsAreFinal() async throws { try await contract.resultsAreFinal() }
+    func testClaimsOnlyVisibleDevices() async throws { try await contract.claimsOnlyVisibleDevices() }
+    func testCanaryGoesFirst() async throws { try await contract.canaryGoesFirst() }
+    func testCanaryFailureHalts() async throws { try await contract.canaryFailureHalts() }
+    func testMaxFailuresHalts() async throws { try await contract.maxFailuresHalts() }
+    func testPauseResumeCancel() async throws { try await contract.pauseResumeCancel() }
+    func testLastResultCompletes() async throws { try await contract.lastResultCompletes() }
+    func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
+    func testSurvivesReopening() async throws { try await contract.survivesReopening() }
+}
