@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need (tmux: the pseudo-terminal tests). Idempotent: does nothing when
+# Installs the Debian packages the build and the tests need (tmux: the pseudo-terminal tests;
+# libsqlite3-dev: the embedded rollout store; postgresql: the rollout store's server for its
+# tests, a scratch cluster that scripts/test.sh starts). Idempotent: does nothing when
 # everything is there. Needs root (or sudo).
 set -euo pipefail
-packages=(libzip-dev libdbus-1-dev pkg-config dbus-daemon zlib1g-dev tmux)
+packages=(libzip-dev libdbus-1-dev pkg-config dbus-daemon zlib1g-dev tmux libsqlite3-dev postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

@@ -5,6 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
+# The rollout store's PostgreSQL tests (docs/rollout.md, "Tests") use a scratch server on
+# 127.0.0.1, started here and stopped by its pid once the host tests are done.
+postgres_dir=$(mktemp -d)
+stop_postgres() { scripts/scratch-postgres.sh stop "$postgres_dir" && rm -rf "$postgres_dir"; }
+trap stop_postgres EXIT
+scripts/scratch-postgres.sh start "$postgres_dir"
+export DFU_TEST_POSTGRES_DIR=$postgres_dir
 # On the host only the system tests may skip (they need bluetoothd; they run in the VM below).
 # Any other skip fails the command: a test that silently does not run is a test that does not
 # exist (fixtures are in the repository, so a missing one fails its test instead).
@@ -12,6 +19,8 @@ set +e
 swift test --skip-build 2>&1 | tee .build/host-tests.log
 status=${PIPESTATUS[0]}
 set -e
+stop_postgres
+trap - EXIT
 skips=$(sed -n 's/^.*: \([A-Za-z0-9_]*\.[A-Za-z0-9_]*\) : Test skipped - \(.*\)$/\1: \2/p' .build/host-tests.log)
 echo "== skipped on the host:"
 [ -z "$skips" ] && echo "  (none)" || printf '%s\n' "$skips" | sed 's/^/  /'
