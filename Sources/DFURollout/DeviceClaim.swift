@@ -13,14 +13,12 @@ public struct DeviceClaim: Sendable, Equatable {
     public var expiresAt: Date
     /// This claim's attempt, from 1.
     public var attempt: Int
-    /// What the rollout says the device gets.
-    public var packageSHA256: String
-    /// The inventory entry of the device (`RolloutDevice.entry`).
-    public var entry: Data
+    /// What the rollout says the device gets; nil: the inventory's rules choose.
+    public var packageSHA256: String?
 
     public init(
         rollout: String, device: String, gateway: String, leaseToken: Int64, expiresAt: Date, attempt: Int,
-        packageSHA256: String, entry: Data
+        packageSHA256: String?
     ) {
         self.rollout = rollout
         self.device = device
@@ -29,7 +27,6 @@ public struct DeviceClaim: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.attempt = attempt
         self.packageSHA256 = packageSHA256
-        self.entry = entry
     }
 }
 

@@ -14,10 +14,13 @@ public struct RolloutSpec: Sendable, Equatable {
     public var maxFailures: Int?
     /// How many devices one gateway updates at once.
     public var concurrency: Int
+    /// The inventory the rollout was made from, whose rules choose the package of a device
+    /// without one; nil when every device names its package.
+    public var inventory: RolloutInventory?
 
     public init(
         name: String, packages: [RolloutPackage], devices: [RolloutDevice], canary: Int = 0,
-        maxFailures: Int? = nil, concurrency: Int = 4
+        maxFailures: Int? = nil, concurrency: Int = 4, inventory: RolloutInventory? = nil
     ) {
         self.name = name
         self.packages = packages
@@ -25,6 +28,7 @@ public struct RolloutSpec: Sendable, Equatable {
         self.canary = canary
         self.maxFailures = maxFailures
         self.concurrency = concurrency
+        self.inventory = inventory
     }
 }
 
@@ -32,7 +36,7 @@ public struct RolloutSpec: Sendable, Equatable {
 public struct RolloutPackage: Sendable, Equatable {
     /// Lowercase hex.
     public var sha256: String
-    /// The name it had in the inventory, for people.
+    /// The path it had in the inventory (resolved against the inventory's folder).
     public var name: String
     public var bytes: Data
 
@@ -53,15 +57,26 @@ public struct RolloutPackage: Sendable, Equatable {
 public struct RolloutDevice: Sendable, Equatable {
     /// The device as the inventory names it (its address).
     public var device: String
-    /// The package it may get, by digest; rules may choose among several (`rules`).
-    public var packageSHA256: String
-    /// The inventory's entry for this device (rules, options) as JSON, which the store keeps
-    /// as it is for the gateway.
-    public var entry: Data
+    /// The package it gets, by digest; nil: the inventory's rules choose once the gateway has
+    /// read the device's versions.
+    public var packageSHA256: String?
 
-    public init(device: String, packageSHA256: String, entry: Data = Data("{}".utf8)) {
+    public init(device: String, packageSHA256: String?) {
         self.device = device
-        self.packageSHA256 = packageSHA256.lowercased()
-        self.entry = entry
+        self.packageSHA256 = packageSHA256?.lowercased()
+    }
+}
+
+/// An inventory file as it was given, for the gateways to read its rules and options as `fleet`
+/// does. Package paths in it are relative to `folder`; the store names each package by the path
+/// as it resolves there (`RolloutPackage.name`).
+public struct RolloutInventory: Sendable, Equatable {
+    public var bytes: Data
+    /// The folder the inventory was in, as an absolute path.
+    public var folder: String
+
+    public init(bytes: Data, folder: String) {
+        self.bytes = bytes
+        self.folder = folder
     }
 }

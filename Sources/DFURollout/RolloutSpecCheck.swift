@@ -10,8 +10,12 @@ package enum RolloutSpecCheck {
             guard seen.insert(device.device).inserted else {
                 throw RolloutStoreError.invalidSpec("device \(device.device) is listed twice")
             }
-            guard digests.contains(device.packageSHA256) else {
+            if let digest = device.packageSHA256, !digests.contains(digest) {
                 throw RolloutStoreError.invalidSpec("device \(device.device) names no package of the rollout")
+            }
+            if device.packageSHA256 == nil && spec.inventory == nil {
+                throw RolloutStoreError.invalidSpec(
+                    "device \(device.device) has no package and no inventory rules")
             }
         }
         guard spec.canary >= 0, spec.concurrency > 0, (spec.maxFailures ?? 1) > 0 else {

@@ -42,6 +42,9 @@ public protocol RolloutStore: Sendable {
     /// at once. Throws `leaseLost` if the token is stale.
     func release(_ claim: DeviceClaim) async throws
 
+    /// The inventory the rollout was made from, if any.
+    func inventory(of rollout: String) async throws -> RolloutInventory?
+
     /// A package's bytes, checked against its digest.
     func package(_ sha256: String, of rollout: String) async throws -> Data
 

@@ -27,6 +27,8 @@ enum PostgresMigrations {
             canary integer NOT NULL CHECK (canary >= 0),
             max_failures integer CHECK (max_failures > 0),
             concurrency integer NOT NULL CHECK (concurrency > 0),
+            inventory bytea,
+            inventory_folder text,
             created_at timestamptz NOT NULL DEFAULT now()
         )
         """,
@@ -44,8 +46,7 @@ enum PostgresMigrations {
             rollout_id bigint NOT NULL REFERENCES rollouts (id),
             device text NOT NULL,
             position integer NOT NULL,
-            package_sha256 text NOT NULL,
-            entry bytea NOT NULL,
+            package_sha256 text,
             lease_token bigint NOT NULL DEFAULT 0,
             lease_gateway text,
             lease_expires_at timestamptz,

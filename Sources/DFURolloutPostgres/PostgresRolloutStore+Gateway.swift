@@ -28,16 +28,16 @@ extension PostgresRolloutStore {
                 UPDATE devices d SET lease_token = d.lease_token + 1, lease_gateway = \(gateway),
                     lease_expires_at = now() + \(lease.milliseconds) * interval '1 millisecond', attempts = d.attempts + 1
                 FROM free WHERE d.rollout_id = \(header.id) AND d.device = free.device
-                RETURNING d.position, d.device, d.lease_token, d.lease_expires_at, d.attempts, d.package_sha256, d.entry
+                RETURNING d.position, d.device, d.lease_token, d.lease_expires_at, d.attempts, d.package_sha256
                 """, logger: self.logger)
             var claims: [(position: Int, claim: DeviceClaim)] = []
-            for try await (position, device, token, expiresAt, attempt, package, entry) in rows.decode(
-                (Int, String, Int64, Date, Int, String, Data).self)
+            for try await (position, device, token, expiresAt, attempt, package) in rows.decode(
+                (Int, String, Int64, Date, Int, String?).self)
             {
                 let claim = DeviceClaim(
                     rollout: rollout, device: device, gateway: gateway, leaseToken: token,
                     expiresAt: expiresAt,
-                    attempt: attempt, packageSHA256: package, entry: entry)
+                    attempt: attempt, packageSHA256: package)
                 claims.append((position, claim))
             }
             for (_, claim) in claims {

@@ -64,8 +64,9 @@ public final class PostgresRolloutStore: RolloutStore {
             guard exists.isEmpty else { throw RolloutStoreError.rolloutExists(spec.name) }
             let rows = try await connection.query(
                 """
-                INSERT INTO rollouts (name, state, canary, max_failures, concurrency)
-                VALUES (\(spec.name), \(RolloutState.active.rawValue), \(spec.canary), \(spec.maxFailures), \(spec.concurrency))
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder)
+                VALUES (\(spec.name), \(RolloutState.active.rawValue), \(spec.canary), \(spec.maxFailures),
+                        \(spec.concurrency), \(spec.inventory?.bytes), \(spec.inventory?.folder))
                 RETURNING id
                 """, logger: self.logger)
             var id: Int64 = 0
@@ -80,8 +81,8 @@ public final class PostgresRolloutStore: RolloutStore {
             for (position, device) in spec.devices.enumerated() {
                 try await connection.query(
                     """
-                    INSERT INTO devices (rollout_id, device, position, package_sha256, entry)
-                    VALUES (\(id), \(device.device), \(position), \(device.packageSHA256), \(device.entry))
+                    INSERT INTO devices (rollout_id, device, position, package_sha256)
+                    VALUES (\(id), \(device.device), \(position), \(device.packageSHA256))
                     """, logger: self.logger)
             }
         }
@@ -144,6 +145,19 @@ public final class PostgresRolloutStore: RolloutStore {
         }
         guard let bytes else { throw RolloutStoreError.noSuchPackage(sha256) }
         return try PackageDigest.verified(bytes, sha256: sha256)
+    }
+
+    public func inventory(of rollout: String) async throws -> RolloutInventory? {
+        try await transaction { connection in
+            let rows = try await connection.query(
+                "SELECT inventory, inventory_folder FROM rollouts WHERE name = \(rollout)",
+                logger: self.logger)
+            for try await (bytes, folder) in rows.decode((Data?, String?).self) {
+                guard let bytes, let folder else { return nil }
+                return RolloutInventory(bytes: bytes, folder: folder)
+            }
+            throw RolloutStoreError.noSuchRollout(rollout)
+        }
     }
 
     public func close() async throws {

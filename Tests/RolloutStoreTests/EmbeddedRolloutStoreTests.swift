@@ -21,5 +21,6 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     func testPauseResumeCancel() async throws { try await contract.pauseResumeCancel() }
     func testLastResultCompletes() async throws { try await contract.lastResultCompletes() }
     func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
+    func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
 }

@@ -16,5 +16,6 @@ final class PostgresRolloutStoreTests: PostgresTestCase {
     func testPauseResumeCancel() async throws { try await contract.pauseResumeCancel() }
     func testLastResultCompletes() async throws { try await contract.lastResultCompletes() }
     func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
+    func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
 }

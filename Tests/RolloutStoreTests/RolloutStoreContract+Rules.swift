@@ -119,6 +119,29 @@ extension RolloutStoreContract {
         try await store.close()
     }
 
+    /// The inventory is kept for the gateways, whose rules choose the package of a device that
+    /// names none; such a device needs an inventory.
+    func inventoryIsKept() async throws {
+        var spec = RolloutFixtures.spec(devices: 2)
+        spec.devices[1].packageSHA256 = nil
+        let store = try await backend.open()
+        try await assertRefused(
+            store, .invalidSpec("device \(spec.devices[1].device) has no package and no inventory rules"),
+            spec)
+        let inventory = RolloutInventory(bytes: Data("device,package\n".utf8), folder: "/srv/rollouts")
+        spec.inventory = inventory
+        try await store.create(spec)
+        let kept = try await store.inventory(of: spec.name)
+        XCTAssertEqual(kept, inventory)
+        let claims = try await claimAll(store, spec)
+        XCTAssertEqual(claims.map(\.packageSHA256), [RolloutFixtures.package.sha256, nil])
+        let withoutInventory = try await created(RolloutFixtures.spec(devices: 1))
+        let none = try await withoutInventory.0.inventory(of: withoutInventory.1.name)
+        XCTAssertNil(none)
+        try await withoutInventory.0.close()
+        try await store.close()
+    }
+
     /// Everything reported survives closing the store and opening it again.
     func survivesReopening() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 3, canary: 1, maxFailures: 5))

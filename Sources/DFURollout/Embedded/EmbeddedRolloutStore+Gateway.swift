@@ -16,7 +16,7 @@ extension EmbeddedRolloutStore {
             let below = RolloutRules.claimablePositions(canary: header.canary, tally: tally)
             let candidates = try connection.query(
                 """
-                SELECT device, lease_token, attempts, package_sha256, entry FROM devices
+                SELECT device, lease_token, attempts, package_sha256 FROM devices
                 WHERE rollout_id = ? AND result IS NULL AND position < ?
                   AND (lease_gateway IS NULL OR lease_expires_at <= ?)
                 ORDER BY position
@@ -28,8 +28,7 @@ extension EmbeddedRolloutStore {
                 guard visible?.contains(device) ?? true else { continue }
                 let claim = DeviceClaim(
                     rollout: rollout, device: device, gateway: gateway, leaseToken: Int64(row.int(1)) + 1,
-                    expiresAt: expiresAt, attempt: row.int(2) + 1, packageSHA256: row.text(3) ?? "",
-                    entry: row.blob(4) ?? Data())
+                    expiresAt: expiresAt, attempt: row.int(2) + 1, packageSHA256: row.text(3))
                 try take(claim, rolloutID: header.id, at: now)
                 claims.append(claim)
             }

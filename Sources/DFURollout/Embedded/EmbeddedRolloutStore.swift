@@ -28,13 +28,14 @@ public actor EmbeddedRolloutStore: RolloutStore {
             }
             let row = try connection.query(
                 """
-                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, created_at)
-                VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     .text(spec.name), .text(RolloutState.active.rawValue), .integer(Int64(spec.canary)),
-                    spec.maxFailures.map { .integer(Int64($0)) } ?? .null, .integer(Int64(spec.concurrency)),
-                    .real(clock.now().timeIntervalSince1970),
+                    .nullable(spec.maxFailures), .integer(Int64(spec.concurrency)),
+                    .nullable(spec.inventory?.bytes),
+                    .nullable(spec.inventory?.folder), .real(clock.now().timeIntervalSince1970),
                 ])
             let id = SQLiteValue.integer(Int64(row[0].int(0)))
             for package in spec.packages {
@@ -44,11 +45,8 @@ public actor EmbeddedRolloutStore: RolloutStore {
             }
             for (position, device) in spec.devices.enumerated() {
                 try connection.query(
-                    "INSERT INTO devices (rollout_id, device, position, package_sha256, entry) VALUES (?, ?, ?, ?, ?)",
-                    [
-                        id, .text(device.device), .integer(Int64(position)), .text(device.packageSHA256),
-                        .blob(device.entry),
-                    ])
+                    "INSERT INTO devices (rollout_id, device, position, package_sha256) VALUES (?, ?, ?, ?)",
+                    [id, .text(device.device), .integer(Int64(position)), .nullable(device.packageSHA256)])
             }
         }
     }
@@ -95,6 +93,14 @@ public actor EmbeddedRolloutStore: RolloutStore {
             [.integer(id), .text(sha256.lowercased())])
         guard let bytes = rows.first?.blob(0) else { throw RolloutStoreError.noSuchPackage(sha256) }
         return try PackageDigest.verified(bytes, sha256: sha256)
+    }
+
+    public func inventory(of rollout: String) throws -> RolloutInventory? {
+        let rows = try connection.query(
+            "SELECT inventory, inventory_folder FROM rollouts WHERE name = ?", [.text(rollout)])
+        guard let row = rows.first else { throw RolloutStoreError.noSuchRollout(rollout) }
+        guard let bytes = row.blob(0), let folder = row.text(1) else { return nil }
+        return RolloutInventory(bytes: bytes, folder: folder)
     }
 
     public func close() {

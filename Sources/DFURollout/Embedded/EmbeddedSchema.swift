@@ -11,6 +11,8 @@ enum EmbeddedSchema {
             canary INTEGER NOT NULL,
             max_failures INTEGER,
             concurrency INTEGER NOT NULL,
+            inventory BLOB,
+            inventory_folder TEXT,
             created_at REAL NOT NULL
         );
         CREATE TABLE packages (
@@ -24,8 +26,7 @@ enum EmbeddedSchema {
             rollout_id INTEGER NOT NULL REFERENCES rollouts(id),
             device TEXT NOT NULL,
             position INTEGER NOT NULL,
-            package_sha256 TEXT NOT NULL,
-            entry BLOB NOT NULL,
+            package_sha256 TEXT,
             lease_token INTEGER NOT NULL DEFAULT 0,
             lease_gateway TEXT,
             lease_expires_at REAL,

@@ -114,6 +114,13 @@ enum SQLiteValue {
     case blob(Data)
 }
 
+extension SQLiteValue {
+    /// NULL for nil.
+    static func nullable(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    static func nullable(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func nullable(_ value: Data?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
+}
+
 /// One row of a query's result, read by column position.
 struct SQLiteRow {
     var columns: [SQLiteValue]
