@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "NordicDFU", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "DFURollout", "DFURolloutPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,7 +1,6 @@
 import DFURollout
 import Foundation
 import Logging
-import NIOSSL
 import PostgresNIO
 
 /// The rollout store on PostgreSQL, shared by many gateways (docs/rollout.md).
@@ -22,6 +21,11 @@ public final class PostgresRolloutStore: RolloutStore {
         to location: PostgresStoreLocation, password: String?, migrate: Bool = false,
         logger: Logger = Logger(label: "dfu-update.rollout-store")
     ) async throws -> PostgresRolloutStore {
+        do {
+            try await checkConnection(to: location, password: password, logger: logger)
+        } catch {
+            throw storeError(error)
+        }
         let store = try PostgresRolloutStore(location: location, password: password, logger: logger)
         if migrate {
             do {
@@ -37,22 +41,13 @@ public final class PostgresRolloutStore: RolloutStore {
     private init(location: PostgresStoreLocation, password: String?, logger: Logger) throws {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: password,
-            database: location.database, tls: try Self.tls(location.tls))
+            database: location.database, tls: try Self.poolTLS(location.tls))
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 4
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
-    }
-
-    private static func tls(_ mode: PostgresStoreLocation.TLSMode) throws -> PostgresClient.Configuration.TLS
-    {
-        switch mode {
-        case .disable: return .disable
-        case .prefer: return .prefer(.makeClientConfiguration())
-        case .require: return .require(.makeClientConfiguration())
-        }
     }
 
     public func create(_ spec: RolloutSpec) async throws {

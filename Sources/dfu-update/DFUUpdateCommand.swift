@@ -23,7 +23,7 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         version: BuildInfo.description,
         subcommands: [
             InspectCommand.self, AdaptersCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
-            FleetCommand.self,
+            FleetCommand.self, RolloutCommands.self,
         ])
 
     /// Parses, bootstraps logging, runs, and reports every failure of every command one way

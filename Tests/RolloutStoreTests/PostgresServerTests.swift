@@ -70,18 +70,7 @@ final class PostgresServerTests: PostgresTestCase {
     /// A login role of `group` with a password of its own, and a store connected as it.
     private func loginRole(_ name: String, in group: String) async throws -> PostgresRolloutStore {
         let password = UUID().uuidString
-        _ = try await backend.withClient { client in
-            try await client.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        DO $$ BEGIN
-                            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(name)') THEN
-                                CREATE ROLE \(name) LOGIN IN ROLE \(group);
-                            END IF;
-                            ALTER ROLE \(name) PASSWORD '\(password)';
-                        END $$
-                        """))
-        }
+        try await backend.createLoginRole(name, in: group, password: password)
         var location = backend.server.location
         location.user = name
         return try await PostgresRolloutStore.connect(to: location, password: password)

@@ -31,17 +31,31 @@ final class PostgresStoreUnderTest: StoreUnderTest {
         }
     }
 
-    /// Runs `body` with a client of its own, as `user` (the owner by default).
-    func withClient<T: Sendable>(
-        user: String = "postgres", password: String? = nil, _ body: (PostgresClient) async throws -> T
-    ) async throws -> T {
+    /// Runs `body` with a client of its own, as the schema's owner.
+    func withClient<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
         let client = PostgresClient(
             configuration: .init(
-                host: server.location.host, port: server.location.port, username: user,
-                password: password ?? server.password, database: server.location.database, tls: .disable),
+                host: server.location.host, port: server.location.port, username: server.location.user,
+                password: server.password, database: server.location.database, tls: .disable),
             backgroundLogger: .init(label: "test"))
         let running = Task { await client.run() }
         defer { running.cancel() }
         return try await body(client)
+    }
+
+    /// Creates `name`, a login role in `group` (or sets its password if it exists).
+    func createLoginRole(_ name: String, in group: String, password: String) async throws {
+        _ = try await withClient { client in
+            try await client.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        DO $$ BEGIN
+                            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(name)') THEN
+                                CREATE ROLE \(name) LOGIN IN ROLE \(group);
+                            END IF;
+                            ALTER ROLE \(name) PASSWORD '\(password)';
+                        END $$
+                        """))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DFURollout
 import DFUSimulator
 import Foundation
 import GATT
@@ -41,6 +42,8 @@ struct CommandFailure: Error {
                 exitCode: error.errorClass == "bluetooth_unavailable" ? .bluetoothUnavailable : .updateFailed)
         case let error as SimulatorConfigurationError:
             self.init(usage: error.description)
+        case let error as RolloutStoreError:
+            self.init(error)
         case let error as SimulationOptionsError:
             self.init(
                 errorClass: error.isMissingFile ? "file_not_found" : "usage", message: error.description,

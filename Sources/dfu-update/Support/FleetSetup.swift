@@ -91,7 +91,8 @@ struct FleetSetup {
         return adapters
     }
 
-    private static func packages(_ paths: [String]) throws -> [String: DFUPackage] {
+    /// Each package the inventory names, read and checked; a failure in the contract's classes.
+    static func packages(_ paths: [String]) throws -> [String: DFUPackage] {
         var packages: [String: DFUPackage] = [:]
         for path in paths {
             do {
@@ -105,7 +106,7 @@ struct FleetSetup {
     }
 
     /// Runs `body`, turning an inventory or simulator configuration error into a usage error.
-    private static func usage<T>(_ body: () throws -> T) throws -> T {
+    static func usage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as FleetInventoryError {

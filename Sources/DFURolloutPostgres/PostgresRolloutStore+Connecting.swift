@@ -1,0 +1,39 @@
+import DFURollout
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// How a store reaches its server.
+extension PostgresRolloutStore {
+    /// Makes one connection and closes it, before the pool is used: a wrong password or a server
+    /// that cannot be reached fails at once with the server's own message, where the pool would
+    /// try again for about a minute and then name no cause.
+    static func checkConnection(to location: PostgresStoreLocation, password: String?, logger: Logger)
+        async throws
+    {
+        let configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: password,
+            database: location.database, tls: try connectionTLS(location.tls))
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 0, logger: logger)
+        try await connection.close()
+    }
+
+    static func poolTLS(_ mode: PostgresStoreLocation.TLSMode) throws -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case .disable: return .disable
+        case .prefer: return .prefer(.makeClientConfiguration())
+        case .require: return .require(.makeClientConfiguration())
+        }
+    }
+
+    private static func connectionTLS(_ mode: PostgresStoreLocation.TLSMode) throws
+        -> PostgresConnection.Configuration.TLS
+    {
+        switch mode {
+        case .disable: return .disable
+        case .prefer: return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+}

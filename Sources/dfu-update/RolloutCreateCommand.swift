@@ -1,0 +1,88 @@
+import ArgumentParser
+import DFUFleet
+import DFURollout
+import Foundation
+
+/// `dfu-update rollout create NAME INVENTORY`: puts an inventory's devices and its packages' bytes
+/// into the store, as a new active rollout.
+struct RolloutCreateCommand: ContractCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create a rollout from an inventory; its packages' bytes go into the store.",
+        discussion: """
+            INVENTORY is read as `fleet` reads it (JSON or CSV, packages and rules, paths relative \
+            to it) and every package is checked before anything is stored.
+            """)
+
+    @Argument(help: "The rollout's name, unique in the store.")
+    var name: String
+
+    @Argument(help: "The inventory: JSON or CSV (docs/cli-contract.md, \"Fleet inventory\").")
+    var inventory: String
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(
+        parsing: .unconditional,
+        help: "Update this many devices first, 0…100000; go on only if they all succeed.",
+        transform: { try Ranged.integer($0, in: 0...100_000) })
+    var canary = 0
+
+    @Option(
+        parsing: .unconditional, help: "Halt the rollout once this many devices have failed, 1…100000.",
+        transform: { try Ranged.integer($0, in: 1...100_000) })
+    var maxFailures: Int?
+
+    @Option(
+        parsing: .unconditional, help: "The most devices one gateway updates at once, 1…1000.",
+        transform: { try Ranged.integer($0, in: 1...1000) })
+    var concurrency = 4
+
+    @Flag(help: "Print JSON (docs/cli-contract.md).")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let spec = try makeSpec()
+        try await withStore(store) { try await $0.create(spec) }
+        if json {
+            Output.line(
+                .object([
+                    ("event", .string("created")), ("rollout", .string(name)),
+                    ("devices", .int(spec.devices.count)),
+                    ("packages", .int(spec.packages.count)),
+                ]))
+        } else {
+            Output.line(
+                "created rollout \(name): \(spec.devices.count) devices, \(spec.packages.count) packages")
+        }
+    }
+
+    /// The inventory and its packages, read and checked as `fleet` does.
+    private func makeSpec() throws -> RolloutSpec {
+        let url = URL(fileURLWithPath: inventory)
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw CommandFailure(
+                errorClass: "file_not_found", message: "\(inventory): no such readable file; check the path",
+                exitCode: .fileNotFound)
+        }
+        let inventory = try FleetSetup.usage { try FleetInventory(contentsOf: url) }
+        _ = try FleetSetup.packages(inventory.packagePaths)
+        let packages = try inventory.packagePaths.map {
+            RolloutPackage(name: $0, bytes: try Data(contentsOf: URL(fileURLWithPath: $0)))
+        }
+        let digests = Dictionary(uniqueKeysWithValues: packages.map { ($0.name, $0.sha256) })
+        // A device's own package, or the default when no rule could choose another.
+        let devices = inventory.devices.map { entry in
+            let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
+            return RolloutDevice(device: entry.device, packageSHA256: package.flatMap { digests[$0] })
+        }
+        return RolloutSpec(
+            name: name, packages: packages, devices: devices, canary: canary, maxFailures: maxFailures,
+            concurrency: concurrency,
+            inventory: RolloutInventory(
+                bytes: try Data(contentsOf: url),
+                folder: url.deletingLastPathComponent().standardizedFileURL.path))
+    }
+}

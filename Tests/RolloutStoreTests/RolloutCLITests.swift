@@ -1,0 +1,107 @@
+import DFURollout
+import Foundation
+import TestSupport
+import XCTest
+
+/// `dfu-update rollout` on an embedded store: create, status, pause, resume, cancel, and the
+/// contract's errors.
+final class RolloutCLITests: XCTestCase {
+    func testCreateStatusAndSteer() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 3, in: folder).path
+        let store = folder.appendingPathComponent("state/rollouts.sqlite").path
+
+        let created = try await RolloutCLI.run([
+            "create", "spring", inventory, "--store", store, "--canary", "1",
+        ])
+        XCTAssertEqual(created.status, 0)
+        XCTAssertEqual(try created.object.int("devices"), 3)
+
+        // DFU_UPDATE_STORE stands for --store.
+        let status = try await RolloutCLI.run(["status", "spring"], environment: ["DFU_UPDATE_STORE": store])
+        XCTAssertEqual(status.status, 0)
+        XCTAssertEqual(try status.object.string("rollout"), "spring")
+        XCTAssertEqual(try status.object.string("state"), "active")
+        let devices = try status.object.objects("devices")
+        XCTAssertEqual(try devices.map { try $0.string("device") }, (0..<3).map(RolloutFixtures.deviceName))
+        XCTAssertTrue(
+            devices.allSatisfy { $0.isNull("result") && $0.isNull("gateway") && $0.isNull("error") })
+        XCTAssertEqual(try devices.map { try $0.int("attempts") }, [0, 0, 0])
+        let summary = try status.object.object("summary")
+        XCTAssertEqual(try summary.int("pending"), 3)
+        XCTAssertEqual(try summary.int("completed"), 0)
+
+        for (command, state) in [("pause", "paused"), ("resume", "active"), ("cancel", "cancelled")] {
+            let steered = try await RolloutCLI.run([command, "spring", "--store", store])
+            XCTAssertEqual(steered.status, 0)
+            XCTAssertEqual(try steered.object.string("state"), state)
+        }
+        let stored = try EmbeddedRolloutStore(path: store)
+        let kept = try await stored.status(of: "spring")
+        XCTAssertEqual(kept.canary, 1)
+        XCTAssertEqual(kept.state, .cancelled)
+        await stored.close()
+    }
+
+    func testErrorsFollowTheContract() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        _ = try await RolloutCLI.run(["create", "r", inventory, "--store", store])
+        let cases: [([String], Int32, String)] = [
+            (["create", "r", inventory, "--store", store], 64, "rollout_exists"),
+            (["status", "nope", "--store", store], 64, "no_such_rollout"),
+            (
+                ["create", "s", folder.appendingPathComponent("none.json").path, "--store", store], 66,
+                "file_not_found"
+            ),
+            (["status", "r", "--store", "postgres://gw:secret@127.0.0.1/x"], 64, "usage"),
+        ]
+        for (arguments, status, errorClass) in cases {
+            let failed = try await RolloutCLI.run(arguments)
+            XCTAssertEqual(failed.status, status, "\(arguments)")
+            let error = try failed.object.object("error")
+            XCTAssertEqual(try error.string("class"), errorClass, "\(arguments)")
+            XCTAssertFalse(try error.string("message").contains("secret"))
+        }
+        _ = try await RolloutCLI.run(["cancel", "r", "--store", store])
+        let resumed = try await RolloutCLI.run(["resume", "r", "--store", store])
+        XCTAssertEqual(resumed.status, 64)
+        XCTAssertEqual(try resumed.object.object("error").string("class"), "invalid_transition")
+    }
+}
+
+/// `dfu-update rollout` on PostgreSQL: `migrate` as the owner, then an operator's role creates
+/// and reads a rollout, its password from the environment.
+final class RolloutCLIPostgresTests: PostgresTestCase {
+    func testMigrateThenOperate() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 2, in: folder).path
+        let owner = backend.server.location.description
+        let migrated = try await RolloutCLI.run(
+            ["migrate", "--store", owner], environment: ["DFU_UPDATE_STORE_PASSWORD": backend.server.password]
+        )
+        XCTAssertEqual(migrated.status, 0)
+
+        let password = UUID().uuidString
+        try await backend.createLoginRole(
+            "rollout_cli_operator", in: "dfu_rollout_operator", password: password)
+        var location = backend.server.location
+        location.user = "rollout_cli_operator"
+        let environment = ["DFU_UPDATE_STORE": location.description, "DFU_UPDATE_STORE_PASSWORD": password]
+        let name = "cli-\(UUID().uuidString.prefix(8))"
+        let created = try await RolloutCLI.run(["create", name, inventory], environment: environment)
+        XCTAssertEqual(created.status, 0)
+        let status = try await RolloutCLI.run(["status", name], environment: environment)
+        XCTAssertEqual(try status.object.objects("devices").count, 2)
+        XCTAssertEqual(try status.object.string("state"), "active")
+
+        let wrong = try await RolloutCLI.run(
+            ["status", name], environment: environment.merging(["DFU_UPDATE_STORE_PASSWORD": "wrong"]) { $1 })
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(
+            try wrong.object.object("error").string("message"),
+            "the rollout store failed: PostgreSQL 28P01: password authentication failed for user \"rollout_cli_operator\""
+        )
+    }
+}
