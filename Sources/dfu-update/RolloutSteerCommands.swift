@@ -1,16 +1,32 @@
 import ArgumentParser
 import DFURollout
 
+/// What `rollout pause|resume|cancel` take.
+struct RolloutSteerOptions: ParsableArguments {
+    @Argument(help: "The rollout's name.")
+    var name: String
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Print JSON (docs/cli-contract.md).")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+}
+
 /// `dfu-update rollout pause|resume|cancel NAME`: the operator's word on a rollout.
 protocol RolloutSteerCommand: ContractCommand {
     static var command: DFURollout.RolloutCommand { get }
-    var name: String { get }
-    var store: StoreOptions { get }
+    var options: RolloutSteerOptions { get }
 }
 
 extension RolloutSteerCommand {
+    var json: Bool { options.json }
+    var logging: LoggingOptions { options.logging }
+
     func run() async throws {
-        let state = try await withStore(store) { try await $0.apply(Self.command, to: name) }
+        let name = options.name
+        let state = try await withStore(options.store) { try await $0.apply(Self.command, to: name) }
         if json {
             Output.line(.object([("rollout", .string(name)), ("state", .string(state.rawValue))]))
         } else {
@@ -25,10 +41,7 @@ struct RolloutPauseCommand: RolloutSteerCommand {
         abstract: "Stop new claims on every gateway (within one heartbeat); updates in progress go on.")
     static let command = DFURollout.RolloutCommand.pause
 
-    @Argument(help: "The rollout's name.") var name: String
-    @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON (docs/cli-contract.md).") var json = false
-    @OptionGroup var logging: LoggingOptions
+    @OptionGroup var options: RolloutSteerOptions
 }
 
 struct RolloutResumeCommand: RolloutSteerCommand {
@@ -36,10 +49,7 @@ struct RolloutResumeCommand: RolloutSteerCommand {
         commandName: "resume", abstract: "Let gateways claim the devices of a paused rollout again.")
     static let command = DFURollout.RolloutCommand.resume
 
-    @Argument(help: "The rollout's name.") var name: String
-    @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON (docs/cli-contract.md).") var json = false
-    @OptionGroup var logging: LoggingOptions
+    @OptionGroup var options: RolloutSteerOptions
 }
 
 struct RolloutCancelCommand: RolloutSteerCommand {
@@ -48,8 +58,5 @@ struct RolloutCancelCommand: RolloutSteerCommand {
         abstract: "End a rollout: no new claims, and gateways abort the updates they hold.")
     static let command = DFURollout.RolloutCommand.cancel
 
-    @Argument(help: "The rollout's name.") var name: String
-    @OptionGroup var store: StoreOptions
-    @Flag(help: "Print JSON (docs/cli-contract.md).") var json = false
-    @OptionGroup var logging: LoggingOptions
+    @OptionGroup var options: RolloutSteerOptions
 }

@@ -41,8 +41,9 @@ final class PostgresServerTests: PostgresTestCase {
         try await operatorStore.close()
     }
 
-    /// The server stopped and started under a connected store: calls fail while it is down, and
-    /// the store reconnects by itself; nothing written before is lost.
+    /// The server stopped and started under a connected store: the store reconnects by itself
+    /// (a call may fail while the server is down: it is tried again, for at most 30 s), the claim
+    /// taken before still reports, and nothing written before is lost.
     func testReconnectsAfterTheServerRestarts() async throws {
         let store = try await backend.connect(migrate: false)
         let spec = RolloutFixtures.spec(devices: 2)
