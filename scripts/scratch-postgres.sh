@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A scratch PostgreSQL cluster for the rollout store's tests (docs/rollout.md, "Tests"): Debian's
 # server, on 127.0.0.1 and a free port, everything under DIR, password authentication.
-#   scratch-postgres.sh start DIR    initdb and start; writes DIR/url and DIR/password (mode 600)
+#   scratch-postgres.sh start DIR    initdb and start; writes DIR/url and DIR/password (mode 600);
+#                                    a cluster DIR has already is only started, on its port
 #   scratch-postgres.sh stop DIR     stops the server by the pid in its postmaster.pid
-#   scratch-postgres.sh restart DIR  stop, then start on the same port
 # PostgreSQL refuses to run as root: as root, the server runs as the postgres user.
 set -euo pipefail
 command=$1 dir=$2
@@ -34,6 +34,7 @@ stop_server() {
 
 case $command in
 start)
+    [ -d "$dir/data" ] && { start_server; exit 0; }
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$dir/password")
@@ -46,6 +47,5 @@ start)
     echo "postgres://postgres@127.0.0.1:$(cat "$dir/port")/postgres?sslmode=disable" > "$dir/url"
     ;;
 stop) stop_server ;;
-restart) stop_server && start_server ;;
-*) echo "usage: $0 start|stop|restart DIR" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
 esac

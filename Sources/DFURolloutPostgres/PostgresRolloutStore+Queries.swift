@@ -3,12 +3,26 @@ import PostgresNIO
 
 /// What the operator's and the gateway's calls share: transactions, a rollout's row and state.
 extension PostgresRolloutStore {
-    /// Runs `body` in a transaction on a pooled connection; errors become `RolloutStoreError`s.
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
-        -> Result
+    /// Runs `body` in a transaction on a pooled connection, for at most `callTimeout` (while the
+    /// server is away the pool would wait for it for about a minute); errors become
+    /// `RolloutStoreError`s.
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    )
+        async throws -> Result
     {
         do {
-            return try await client.withTransaction(logger: logger) { try await body($0) }
+            return try await withThrowingTaskGroup(of: Result.self) { group in
+                group.addTask {
+                    try await self.client.withTransaction(logger: self.logger) { try await body($0) }
+                }
+                group.addTask {
+                    try await Task.sleep(for: self.callTimeout)
+                    throw RolloutStoreError.storage("no answer from the server within \(self.callTimeout)")
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
         } catch {
             throw Self.storeError(error)
         }

@@ -12,21 +12,25 @@ import PostgresNIO
 public final class PostgresRolloutStore: RolloutStore {
     let client: PostgresClient
     let logger: Logger
+    /// The longest one call waits for the server; then it fails with `RolloutStoreError.storage`.
+    let callTimeout: Duration
     private let running: Task<Void, Never>
 
     /// Connects to `location` as its user, with `password` (see `PostgresPassword.find`).
     /// With `migrate`, first brings the schema up to date (a role that may create tables and
-    /// roles: the database's owner, not a gateway's or an operator's role).
+    /// roles: the database's owner, not a gateway's or an operator's role). Each call fails once
+    /// it has waited `callTimeout` for the server.
     public static func connect(
         to location: PostgresStoreLocation, password: String?, migrate: Bool = false,
-        logger: Logger = Logger(label: "dfu-update.rollout-store")
+        callTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "dfu-update.rollout-store")
     ) async throws -> PostgresRolloutStore {
         do {
             try await checkConnection(to: location, password: password, logger: logger)
         } catch {
             throw storeError(error)
         }
-        let store = try PostgresRolloutStore(location: location, password: password, logger: logger)
+        let store = try PostgresRolloutStore(
+            location: location, password: password, callTimeout: callTimeout, logger: logger)
         if migrate {
             do {
                 try await PostgresMigrations.apply(on: store.client, logger: logger)
@@ -38,7 +42,9 @@ public final class PostgresRolloutStore: RolloutStore {
         return store
     }
 
-    private init(location: PostgresStoreLocation, password: String?, logger: Logger) throws {
+    private init(location: PostgresStoreLocation, password: String?, callTimeout: Duration, logger: Logger)
+        throws
+    {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: password,
             database: location.database, tls: try Self.poolTLS(location.tls))
@@ -47,6 +53,7 @@ public final class PostgresRolloutStore: RolloutStore {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.callTimeout = callTimeout
         running = Task { await client.run() }
     }
 

@@ -37,8 +37,10 @@ final class ScratchPostgres: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Stops and starts the server on the same port (the connections it had are cut).
-    func restart() async throws { try await Self.script("restart", directory) }
+    /// Stops the server (the connections it had are cut); `start` starts it again on its port.
+    func stop() async throws { try await Self.script("stop", directory) }
+
+    func start() async throws { try await Self.script("start", directory) }
 
     /// Stops the server if this process started it (SIGINT to the pid in its postmaster.pid,
     /// then up to 30 s for it to end), and removes its directory.
