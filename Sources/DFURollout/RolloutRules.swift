@@ -31,6 +31,13 @@ package enum RolloutRules {
         FROM rollouts r JOIN devices d ON d.rollout_id = r.id WHERE r.id = $1
         """
 
+    /// The gateways that claimed devices of the rollout whose id is bound to `$1`, by name, with
+    /// when each was last heard from (the same text on SQLite and PostgreSQL).
+    package static let gatewaysSQL = """
+        SELECT name, last_seen FROM gateways
+        WHERE name IN (SELECT gateway FROM attempts WHERE rollout_id = $1) ORDER BY name
+        """
+
     /// The rollout's state from the operator's word and the results so far.
     package static func state(stored: RolloutState, tally: Tally, maxFailures: Int?) -> RolloutState {
         if stored == .cancelled { return .cancelled }

@@ -9,10 +9,12 @@ public struct RolloutStatus: Sendable, Equatable {
     public var concurrency: Int
     /// In inventory order.
     public var devices: [DeviceStatus]
+    /// The gateways that have claimed devices of this rollout, by name.
+    public var gateways: [GatewayStatus]
 
     public init(
         rollout: String, state: RolloutState, canary: Int, maxFailures: Int?, concurrency: Int,
-        devices: [DeviceStatus]
+        devices: [DeviceStatus], gateways: [GatewayStatus]
     ) {
         self.rollout = rollout
         self.state = state
@@ -20,6 +22,7 @@ public struct RolloutStatus: Sendable, Equatable {
         self.maxFailures = maxFailures
         self.concurrency = concurrency
         self.devices = devices
+        self.gateways = gateways
     }
 
     /// How many devices ended with each result.
@@ -51,5 +54,17 @@ public struct DeviceStatus: Sendable, Equatable {
         self.attempts = attempts
         self.error = error
         self.report = report
+    }
+}
+
+/// A gateway as the store last heard from it (a claim or a renewal).
+public struct GatewayStatus: Sendable, Equatable {
+    public var name: String
+    /// In the store's clock.
+    public var lastSeen: Date
+
+    public init(name: String, lastSeen: Date) {
+        self.name = name
+        self.lastSeen = lastSeen
     }
 }

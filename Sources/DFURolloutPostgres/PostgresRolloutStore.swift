@@ -130,10 +130,18 @@ public final class PostgresRolloutStore: RolloutStore {
                         gateway: gateway,
                         attempts: attempts, error: error, report: report))
             }
+            var binds = PostgresBindings()
+            binds.append(header.id)
+            var gateways: [GatewayStatus] = []
+            let gatewayRows = try await connection.query(
+                PostgresQuery(unsafeSQL: RolloutRules.gatewaysSQL, binds: binds), logger: self.logger)
+            for try await (name, lastSeen) in gatewayRows.decode((String, Date).self) {
+                gateways.append(GatewayStatus(name: name, lastSeen: lastSeen))
+            }
             return RolloutStatus(
                 rollout: rollout, state: try await self.state(of: header, on: connection),
-                canary: header.canary,
-                maxFailures: header.maxFailures, concurrency: header.concurrency, devices: devices)
+                canary: header.canary, maxFailures: header.maxFailures, concurrency: header.concurrency,
+                devices: devices, gateways: gateways)
         }
     }
 

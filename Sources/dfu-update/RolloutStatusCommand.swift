@@ -1,5 +1,6 @@
 import ArgumentParser
 import DFURollout
+import Foundation
 
 /// `dfu-update rollout status NAME`: the rollout per device and per gateway.
 struct RolloutStatusCommand: ContractCommand {
@@ -8,8 +9,9 @@ struct RolloutStatusCommand: ContractCommand {
         abstract: "Show a rollout: its state, each device's result, gateway and attempts, and a summary.",
         discussion: """
             With --json, one object: {"rollout", "state", "devices": [{"device", "result", \
-            "gateway", "attempts", "error"}], "summary": {"completed", "skipped", "failed", \
-            "aborted", "pending"}}; a device's result is null until a gateway reports it.
+            "gateway", "attempts", "error"}], "gateways": [{"gateway", "last_seen"}], "summary": \
+            {"completed", "skipped", "failed", "aborted", "pending"}}; a device's result is null \
+            until a gateway reports it.
             """)
 
     @Argument(help: "The rollout's name.")
@@ -40,9 +42,14 @@ struct RolloutStatusCommand: ContractCommand {
                 ("error", device.error.map { .string($0) } ?? .null),
             ])
         }
+        let gateways = status.gateways.map { gateway in
+            JSONValue.object([
+                ("gateway", .string(gateway.name)), ("last_seen", .string(timestamp(gateway.lastSeen))),
+            ])
+        }
         return .object([
             ("rollout", .string(status.rollout)), ("state", .string(status.state.rawValue)),
-            ("devices", .array(devices)),
+            ("devices", .array(devices)), ("gateways", .array(gateways)),
             ("summary", .object(summary(status).map { ($0, .int($1)) })),
         ])
     }
@@ -55,6 +62,11 @@ struct RolloutStatusCommand: ContractCommand {
         ]
     }
 
+    /// ISO 8601, UTC, to the millisecond.
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
     private static func printForPeople(_ status: RolloutStatus) {
         Output.line("rollout \(status.rollout): \(status.state.rawValue)")
         for device in status.devices {
@@ -64,11 +76,13 @@ struct RolloutStatusCommand: ContractCommand {
             if let error = device.error { line += "  error: \(error)" }
             Output.line(line)
         }
-        let gateways = Dictionary(grouping: status.devices.filter { $0.gateway != nil }) { $0.gateway ?? "" }
-        for (gateway, devices) in gateways.sorted(by: { $0.key < $1.key }) {
+        for gateway in status.gateways {
+            let devices = status.devices.filter { $0.gateway == gateway.name }
             let results = Dictionary(grouping: devices) { $0.result?.rawValue ?? "held" }
                 .sorted { $0.key < $1.key }.map { "\($1.count) \($0)" }
-            Output.line("gateway \(gateway): \(results.joined(separator: ", "))")
+            Output.line(
+                "gateway \(gateway.name): \(results.joined(separator: ", ")), last heard \(timestamp(gateway.lastSeen))"
+            )
         }
         Output.line(summary(status).filter { $1 > 0 }.map { "\($1) \($0)" }.joined(separator: ", "))
     }

@@ -31,6 +31,21 @@ final class RolloutCLITests: XCTestCase {
         XCTAssertEqual(try summary.int("pending"), 3)
         XCTAssertEqual(try summary.int("completed"), 0)
 
+        // A gateway's claim shows in the device's line and in the rollout's gateways.
+        let gatewayStore = try EmbeddedRolloutStore(path: store)
+        let claims = try await gatewayStore.claim(
+            "spring", for: "hall-a", among: nil, limit: 5, lease: .seconds(60))
+        XCTAssertEqual(claims.count, 1, "the canary alone")
+        await gatewayStore.close()
+        let claimed = try await RolloutCLI.run(["status", "spring", "--store", store]).object
+        XCTAssertEqual(try claimed.objects("devices")[0].string("gateway"), "hall-a")
+        XCTAssertEqual(try claimed.objects("devices")[0].int("attempts"), 1)
+        let gateways = try claimed.objects("gateways")
+        XCTAssertEqual(try gateways.map { try $0.string("gateway") }, ["hall-a"])
+        XCTAssertNotNil(
+            try gateways[0].string("last_seen").range(
+                of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression))
+
         for (command, state) in [("pause", "paused"), ("resume", "active"), ("cancel", "cancelled")] {
             let steered = try await RolloutCLI.run([command, "spring", "--store", store])
             XCTAssertEqual(steered.status, 0)

@@ -51,7 +51,9 @@ struct RolloutStoreContract {
         XCTAssertEqual(second.attempt, 2)
         try await assertLeaseLost { try await store.report(first, DeviceOutcome(result: .completed)) }
         try await secondStore.report(second, DeviceOutcome(result: .completed))
-        let device = try await store.status(of: spec.name).devices[0]
+        let status = try await store.status(of: spec.name)
+        XCTAssertEqual(status.gateways.map(\.name), ["gw-a", "gw-b"])
+        let device = status.devices[0]
         XCTAssertEqual(device.result, .completed)
         XCTAssertEqual(device.gateway, "gw-b")
         XCTAssertEqual(device.attempts, 2)

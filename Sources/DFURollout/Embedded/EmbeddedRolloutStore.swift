@@ -80,10 +80,13 @@ public actor EmbeddedRolloutStore: RolloutStore {
                 device: row.text(0) ?? "", result: row.text(1).flatMap(DeviceResult.init(rawValue:)),
                 gateway: row.text(2), attempts: row.int(3), error: row.text(4), report: row.blob(5))
         }
+        let gateways = try connection.query(RolloutRules.gatewaysSQL, [.integer(header.id)]).map { row in
+            GatewayStatus(name: row.text(0) ?? "", lastSeen: Date(timeIntervalSince1970: row.real(1) ?? 0))
+        }
         return RolloutStatus(
             rollout: rollout, state: try state(of: header), canary: header.canary,
-            maxFailures: header.maxFailures,
-            concurrency: header.concurrency, devices: devices)
+            maxFailures: header.maxFailures, concurrency: header.concurrency, devices: devices,
+            gateways: gateways)
     }
 
     public func package(_ sha256: String, of rollout: String) throws -> Data {

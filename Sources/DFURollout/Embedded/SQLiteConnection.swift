@@ -130,6 +130,11 @@ struct SQLiteRow {
         return 0
     }
 
+    func real(_ column: Int) -> Double? {
+        if case .real(let value) = columns[column] { return value }
+        return nil
+    }
+
     /// nil for NULL.
     func optionalInt(_ column: Int) -> Int? {
         if case .integer(let value) = columns[column] { return Int(value) }
