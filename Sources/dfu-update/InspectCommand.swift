@@ -32,48 +32,34 @@ struct InspectCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let firmware = try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package))
-        guard case .nordic(let package) = firmware else {
-            if case .mcuboot(let images) = firmware { try describe(images) }
-            return
+        // the key before the package: a key that is no key is a usage error whatever the package
+        let key = try publicKey.map { path in try Keys(path: path, text: Self.keyText(path)) }
+        switch try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)) {
+        case .nordic(let package): try describe(package, key: key?.nordic())
+        case .mcuboot(let package): try describe(package, key: key?.mcuboot())
         }
-        let key = try publicKey.map(Self.readKey)
+    }
+
+    private func describe(_ package: DFUPackage, key: DFUPublicKey?) throws {
         let report = PackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         // a check asked for and failed: the description above says which image
         if let key, let failing = package.images.firstIndex(where: { $0.verifySignature(with: key) == false })
         {
-            if !json {
-                Output.error(
-                    "error: \(self.package): the signature of image \(failing + 1) does not verify with "
-                        + "\(publicKey ?? "the key")")
-            }
-            throw ExitCode.invalidPackage
+            try fail("the signature of image \(failing + 1) does not verify")
         }
     }
 
-    /// Describes an MCUboot update; exit 65 when a signature check asked for fails.
-    private func describe(_ package: MCUbootPackage) throws {
-        let key = try publicKey.map { path in
-            let text = try Self.keyText(path)
-            do {
-                return try MCUbootPublicKey(pem: text)
-            } catch {
-                throw CommandFailure(
-                    errorClass: "invalid_public_key",
-                    message: "\(path): \(error); give the PEM key the image was signed for (imgtool getpub)",
-                    exitCode: .usage)
-            }
-        }
+    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?) throws {
         let report = MCUbootPackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
-        if report.signatureFails {
-            if !json {
-                Output.error(
-                    "error: \(self.package): a signature does not verify with \(publicKey ?? "the key")")
-            }
-            throw ExitCode.invalidPackage
-        }
+        if report.signatureFails { try fail("a signature does not verify") }
+    }
+
+    /// Exit 65 after a signature check asked for failed; a person reads why.
+    private func fail(_ what: String) throws -> Never {
+        if !json { Output.error("error: \(self.package): \(what) with \(publicKey ?? "the key")") }
+        throw ExitCode.invalidPackage
     }
 
     private static func keyText(_ path: String) throws -> String {
@@ -86,16 +72,39 @@ struct InspectCommand: ContractCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func readKey(_ path: String) throws -> DFUPublicKey {
-        let text = try keyText(path)
-        do {
-            return try DFUPublicKey(text: text)
-        } catch {
-            throw CommandFailure(
-                errorClass: "invalid_public_key",
-                message:
-                    "\(path): \(error); give a PEM public key or nrfutil's hex form (nrfutil keys display)",
-                exitCode: .usage)
+    /// `--public-key` read as either family's key, refused (exit 64) when it is neither, or not
+    /// the package's family's.
+    private struct Keys {
+        var path: String
+        var nordicKey: Result<DFUPublicKey, any Error>
+        var mcubootKey: Result<MCUbootPublicKey, any Error>
+
+        init(path: String, text: String) throws {
+            self.path = path
+            nordicKey = Result { try DFUPublicKey(text: text) }
+            mcubootKey = Result { try MCUbootPublicKey(pem: text) }
+            if case .failure(let error) = nordicKey, case .failure = mcubootKey {
+                throw invalid(
+                    error, advice: "give a PEM public key or nrfutil's hex form (nrfutil keys display)")
+            }
+        }
+
+        func nordic() throws -> DFUPublicKey {
+            do { return try nordicKey.get() } catch {
+                throw invalid(
+                    error, advice: "give the key the package was signed with (nrfutil keys display)")
+            }
+        }
+
+        func mcuboot() throws -> MCUbootPublicKey {
+            do { return try mcubootKey.get() } catch {
+                throw invalid(error, advice: "give the PEM key the image was signed for (imgtool getpub)")
+            }
+        }
+
+        private func invalid(_ error: any Error, advice: String) -> CommandFailure {
+            CommandFailure(
+                errorClass: "invalid_public_key", message: "\(path): \(error); \(advice)", exitCode: .usage)
         }
     }
 }
