@@ -1,6 +1,17 @@
 import GATT
 
 extension UpdateSession {
+    /// Begins reconnection `attempt` after `failure`: counts and logs it, drops the link and
+    /// reports the new connection's state.
+    func beginReconnection(_ attempt: Int, after failure: DFUFailure, dropping peripheral: any GATTPeripheral)
+        async
+    {
+        tally.retries += 1
+        log(.info, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
+        await peripheral.disconnect()
+        state(.connecting)
+    }
+
     /// Ends an update that `error` stopped: drops the link to `peripheral`, then reports the
     /// user's abort, or the failure as one `DFUError`.
     func end(with error: any Error, disconnecting peripheral: (any GATTPeripheral)?) async {

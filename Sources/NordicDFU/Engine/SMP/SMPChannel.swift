@@ -36,17 +36,12 @@ final class SMPChannel {
     static func open(_ characteristic: any GATTCharacteristic, device: String, session: UpdateSession)
         async throws -> SMPChannel
     {
-        do {
-            let stream = try await characteristic.subscribe(timeout: session.options.notificationTimeout)
-            let writeLength = min(
-                await characteristic.maximumWriteWithoutResponseLength, session.options.maximumPacketSize)
-            return SMPChannel(
-                characteristic: characteristic,
-                inbox: NotificationInbox(stream, device: device, executor: session.central.taskExecutor),
-                writeLength: writeLength, session: session)
-        } catch {
-            throw session.mapped(error, during: .enablingControlPointFailed)
-        }
+        let writeLength = min(
+            await characteristic.maximumWriteWithoutResponseLength, session.options.maximumPacketSize)
+        return SMPChannel(
+            characteristic: characteristic,
+            inbox: try await session.subscribe(to: characteristic, device: device),
+            writeLength: writeLength, session: session)
     }
 
     /// Stops listening.
