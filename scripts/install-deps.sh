@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need (tmux: the pseudo-terminal tests). Idempotent: does nothing when
+# Installs the Debian packages the build and the tests need (tmux: the pseudo-terminal tests; dpkg-dev
+# and debootstrap: the .deb and its check, docs/packaging.md). Idempotent: does nothing when
 # everything is there. Needs root (or sudo).
 set -euo pipefail
-packages=(libzip-dev libdbus-1-dev pkg-config dbus-daemon zlib1g-dev tmux)
+packages=(libzip-dev libdbus-1-dev pkg-config dbus-daemon zlib1g-dev tmux dpkg-dev debootstrap)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

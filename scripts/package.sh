@@ -20,14 +20,19 @@ stage=$out/stage
 deb=$out/dfu-update_${version}_$arch.deb
 build=(-c release --static-swift-stdlib)
 
-# One release build of every product, through argument-parser's generate-manual plugin, which
-# then writes each command's pages from its own help (one page per subcommand). The commit date
-# dates the pages, so that one commit gives the same package.
-echo "package.sh: release build and man pages (swift package generate-manual)" >&2
-swift package "${build[@]}" --allow-writing-to-package-directory generate-manual \
-	--multi-page --date "$(git log -1 --format=%cs 2> /dev/null || date -u +%F)" >&2
+echo "package.sh: release build of dfu-update and dfu-sim" >&2
+for command in dfu-update dfu-sim; do
+	swift build "${build[@]}" --product "$command" >&2
+done
+# argument-parser's generate-manual, the tool behind its plugin, run on the built commands. (The
+# plugin itself would build every product in release mode once more, without the static runtime:
+# a second full release build.) Built from the checkout of the argument-parser version this
+# package resolved, in debug mode, in seconds.
+swift build --quiet --package-path .build/checkouts/swift-argument-parser \
+	--scratch-path .build/generate-manual --product generate-manual >&2
+generate_manual=$(swift build --package-path .build/checkouts/swift-argument-parser \
+	--scratch-path .build/generate-manual --show-bin-path)/generate-manual
 bin=$(swift build "${build[@]}" --show-bin-path)
-pages=.build/plugins/GenerateManual/outputs
 
 rm -rf "$out"
 mkdir -p "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/man/man1" "$stage/usr/share/doc/dfu-update" \
@@ -37,9 +42,18 @@ for command in dfu-update dfu-sim; do
 	# stripped as Debian strips (dh_strip): no symbol table, no debug sections
 	strip --strip-unneeded --remove-section=.comment --remove-section=.note \
 		-o "$stage/usr/bin/$command" "$bin/$command"
-	for page in "$pages/$command"/*.1; do
-		gzip -9n < "$page" > "$stage/usr/share/man/man1/$(basename "$page").gz"
+	# one page per command and subcommand, dated by the commit: one commit, the same pages
+	mkdir -p "$out/man"
+	"$generate_manual" "$bin/$command" --multi-page --output-directory "$out/man" \
+		--date "$(git log -1 --format=%cs 2> /dev/null || date -u +%F)"
+	# named as git names its pages (dfu-update-flash, not dfu-update.flash), in the titles and
+	# the cross-references too
+	for page in "$out/man"/*.1; do
+		name=$(basename "$page" .1)
+		sed -E ':a; s/^(\.(Dt|Xr) [^ .]*)\./\1-/; ta' "$page" | gzip -9n \
+			> "$stage/usr/share/man/man1/${name//./-}.1.gz"
 	done
+	rm -rf "$out/man"
 	"$bin/$command" --generate-completion-script bash > "$stage/usr/share/bash-completion/completions/$command"
 	"$bin/$command" --generate-completion-script zsh > "$stage/usr/share/zsh/vendor-completions/_$command"
 	"$bin/$command" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/$command.fish"
