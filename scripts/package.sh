@@ -5,7 +5,8 @@
 # the copyright file (packaging/copyright), checked against what is linked in.
 #
 # usage: scripts/package.sh      prints the path of the .deb (under .build/deb/)
-# The release build takes several minutes from scratch; the package itself seconds.
+# The release build takes several minutes from scratch; compressing the package (xz) about one
+# and a half more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in dpkg-deb dpkg-shlibdeps strip; do

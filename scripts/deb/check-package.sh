@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Proves a .deb of scripts/package.sh on a clean Debian 12 with no Swift (docs/packaging.md):
-# unpacks the cached base root (scripts/deb/debian-root.sh) into .build/deb/root, installs the
+# unpacks the cached base root (scripts/deb/debian-root.sh) into .build/deb-root, installs the
 # package there with `apt-get install ./….deb` (its dependencies from Debian's archive), and runs
 # the commands, their man pages and their completions in a chroot. Fails, naming the check, at
-# the first that does not hold. Needs root. Prints the package's size and the first run of
-# `dfu-update --help`.
+# the first that does not hold, and leaves the root there to look into; removes it when all hold.
+# Needs root. Prints the package's size and the time of the first `dfu-update --help`.
 #
 # usage: scripts/deb/check-package.sh DEB
 set -euo pipefail
@@ -14,7 +14,7 @@ deb=$(realpath "${1:?usage: scripts/deb/check-package.sh DEB}")
 base=$(scripts/deb/debian-root.sh)
 # downloaded dependencies, kept between runs beside the base root
 archives=${XDG_CACHE_HOME:-$HOME/.cache}/dfu-update/apt-archives
-root=.build/deb/root
+root=.build/deb-root
 mkdir -p "$archives"
 
 unmount() { if mountpoint -q "$root/proc"; then umount "$root/proc"; fi; }
@@ -69,5 +69,6 @@ check "zsh completion" 'zsh -c "autoload -Uz compinit && compinit -u && [[ \$_co
 check "fish completion" 'fish -c "complete -C \"dfu-update \"" | grep -c "^flash"'
 
 unmount
+rm -rf "$root"
 echo "package: $(stat -c %s "$deb") bytes ($(dpkg-deb -f "$deb" Installed-Size) KiB installed)"
 echo "first dfu-update --help after install: $first_help_ms ms (including chroot and env)"
