@@ -25,7 +25,7 @@ root=$(mktemp -d "$cache/root.XXXXXX")
 # removed on the way out, unless debootstrap left something mounted in it
 trap 'grep -q " $root/" /proc/mounts || rm -rf "$root" "$root.log"' EXIT
 echo "debian-root.sh: debootstrap $suite into $root (once; cached as $tarball)" >&2
-debootstrap --variant=minbase --include="$include" "$suite" "$root" "$mirror" > "$root.log" 2>&1 ||
+timeout 900 debootstrap --variant=minbase --include="$include" "$suite" "$root" "$mirror" > "$root.log" 2>&1 ||
 	{ tail -n 20 "$root.log" >&2; echo "debian-root.sh: debootstrap failed" >&2; exit 1; }
 chroot "$root" apt-get clean
 # a root that held Swift would prove nothing about the package
