@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "DFUSimulator",
             dependencies: [
-                "DFUSupport", "NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto"),
+                "DFUSupport", "NordicDFU", "GATT", "MCUmgr", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(
@@ -138,7 +138,7 @@ let package = Package(
             dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "DFUSimulatorTests",
-            dependencies: ["DFUSupport", "DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+            dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
             dependencies: [

@@ -1,0 +1,136 @@
+import DFUSimulator
+import GATT
+import MCUmgr
+import XCTest
+
+/// The simulated SMP device's image list and state writes, checked against Zephyr's
+/// `img_mgmt_state.c` rules and MCUboot's test / confirm / revert.
+final class SMPImageStateTests: XCTestCase {
+    func testFactoryStateListsOneConfirmedActiveImage() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(factoryVersion: "2.3.4+5"))
+        let state = try await client.imageState()
+        XCTAssertEqual(state.images.count, 1)
+        let running = try XCTUnwrap(state.images.first)
+        XCTAssertEqual(running.slot, 0)
+        XCTAssertEqual(running.version, "2.3.4.5", "Zephyr shows the build number as a fourth part")
+        XCTAssertTrue(running.active && running.confirmed && running.bootable)
+        XCTAssertFalse(running.pending || running.permanent)
+        XCTAssertEqual(running.hash.count, 32)
+        XCTAssertEqual(state.splitStatus, 0)
+    }
+
+    func testServiceLayoutAndFirmwareRevision() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(factoryVersion: "1.4.0"))
+        let services = try await client.peripheral.services()
+        let smp = try XCTUnwrap(services.first { $0.uuid == SMPUUIDs.service }?.characteristics.first)
+        XCTAssertEqual(smp.properties, [.writeWithoutResponse, .notify], "Zephyr smp_bt.c declares no write request")
+        let dis = try XCTUnwrap(services.flatMap(\.characteristics).first { $0.uuid == DeviceInformationUUIDs.firmwareRevision })
+        let revision = try await dis.read(timeout: SMPTestClient.timeout)
+        XCTAssertEqual(String(decoding: revision, as: UTF8.self), "1.4.0")
+    }
+
+    func testUploadTestResetConfirm() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device())
+        let image = SMPFixtures.image("1.1.0")
+        let hash = try SMPFixtures.hash(image)
+        let last = try await client.upload(image)
+        XCTAssertEqual(Int(last.offset), image.count)
+        XCTAssertNil(last.match, "no match without CONFIG_IMG_ENABLE_IMAGE_CHECK")
+        var state = try await client.imageState()
+        XCTAssertEqual(state.images.map(\.slot), [0, 1])
+        XCTAssertEqual(state.images[1].hash, hash)
+        XCTAssertFalse(state.images[1].pending)
+
+        state = try ImageStateResponse(try await client.send(.imageTest(hash: hash)))
+        XCTAssertTrue(state.images[1].pending)
+        XCTAssertFalse(state.images[1].permanent)
+
+        let after = try await reset(client)
+        state = try await after.imageState()
+        XCTAssertEqual(state.images[0].hash, hash, "MCUboot swapped the tested image into slot 0")
+        XCTAssertEqual(state.images[0].version, "1.1.0")
+        XCTAssertTrue(state.images[0].active)
+        XCTAssertFalse(state.images[0].confirmed, "a tested image runs unconfirmed")
+        XCTAssertTrue(state.images[1].confirmed, "the previous image waits for a revert")
+
+        state = try ImageStateResponse(try await after.send(.imageConfirm(hash: nil)))
+        XCTAssertTrue(state.images[0].confirmed)
+        XCTAssertFalse(state.images[1].confirmed)
+        let later = try await reset(after)
+        state = try await later.imageState()
+        XCTAssertEqual(state.images[0].hash, hash, "a confirmed image stays")
+        XCTAssertTrue(state.images[0].confirmed)
+    }
+
+    func testResetWithoutConfirmReverts() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device())
+        let factory = try await client.imageState().images[0].hash
+        let image = SMPFixtures.image("1.1.0")
+        try await client.upload(image)
+        _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
+        let tested = try await reset(client)
+        XCTAssertEqual(try await tested.imageState().images[0].hash, try SMPFixtures.hash(image))
+        let reverted = try await reset(tested)
+        let state = try await reverted.imageState()
+        XCTAssertEqual(state.images[0].hash, factory)
+        XCTAssertTrue(state.images[0].confirmed)
+        XCTAssertEqual(state.images[1].hash, try SMPFixtures.hash(image))
+        XCTAssertFalse(state.images[1].pending || state.images[1].confirmed)
+    }
+
+    func testRevertAfterTestFaultBringsTheOldImageBackAtOnce() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(faults: [.revertAfterTest]))
+        let factory = try await client.imageState().images[0].hash
+        let image = SMPFixtures.image("1.1.0")
+        try await client.upload(image)
+        _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
+        let after = try await reset(client)
+        let state = try await after.imageState()
+        XCTAssertEqual(state.images[0].hash, factory)
+        XCTAssertTrue(state.images[0].active && state.images[0].confirmed)
+        XCTAssertFalse(state.images[1].pending)
+        let snapshot = try XCTUnwrap(after.central.snapshot(of: SMPTestClient.address))
+        XCTAssertEqual(snapshot.firmwareRevision, "1.0.0")
+    }
+
+    func testStateWriteErrors() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device())
+        let running = try await client.imageState().images[0].hash
+        let unknown = [UInt8](repeating: 0xAB, count: 32)
+        try await expectImageError(client, .imageTest(hash: unknown), .hashNotFound)
+        try await expectImageError(client, .imageTest(hash: [1, 2, 3]), .invalidHash)
+        try await expectImageError(client, .imageTest(hash: running), .imageSettingTestToActiveDenied)
+        // SMP version 1 gets the translated MCUmgr code: HASH_NOT_FOUND is EUNKNOWN.
+        let v1 = try await client.send(.imageTest(hash: unknown), version: .v1)
+        XCTAssertEqual(v1.deviceError, .mcumgr(rc: MCUmgrReturnCode.unknown.rawValue, reason: nil))
+        // Confirming the running, confirmed image changes nothing.
+        let state = try ImageStateResponse(try await client.send(.imageConfirm(hash: nil)))
+        XCTAssertTrue(state.images[0].confirmed)
+    }
+
+    func testTestingAnotherImageWhileOneIsPendingIsRefused() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device())
+        let image = SMPFixtures.image("1.1.0")
+        try await client.upload(image)
+        let hash = try SMPFixtures.hash(image)
+        _ = try await client.send(.imageTest(hash: hash))
+        _ = try await client.send(.imageTest(hash: hash))  // the same slot again: a success
+        try await expectImageError(client, .imageConfirm(hash: try await client.imageState().images[0].hash), .imageAlreadyPending)
+    }
+
+    /// Resets the device through the OS group and connects again once it is back.
+    private func reset(_ client: SMPTestClient) async throws -> SMPTestClient {
+        let answer = try await client.send(.reset(force: false))
+        XCTAssertNil(answer.deviceError)
+        try await client.peripheral.waitForDisconnection(timeout: SMPTestClient.timeout)
+        return try await SMPTestClient(central: client.central)
+    }
+
+    private func expectImageError(
+        _ client: SMPTestClient, _ request: SMPRequest, _ code: ImageManagementReturnCode,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let answer = try await client.send(request)
+        XCTAssertEqual(answer.deviceError, .group(.image, rc: code.rawValue), file: file, line: line)
+    }
+}

@@ -1,0 +1,73 @@
+import DFUSimulator
+import GATT
+import MCUmgr
+import XCTest
+
+/// The SMP Bluetooth transport: reassembly, the buffer pool, answers split to ATT_MTU − 3.
+final class SMPTransportTests: XCTestCase {
+    func testMCUmgrParametersAndEcho() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device { $0.bufferSize = 2475; $0.bufferCount = 5 })
+        let parameters = try MCUmgrParameters(try await client.send(.mcumgrParameters))
+        XCTAssertEqual(parameters, MCUmgrParameters(bufferSize: 2475, bufferCount: 5))
+        XCTAssertEqual(try EchoResponse(try await client.send(.echo("hello"))).text, "hello")
+    }
+
+    func testAnswersAreSplitIntoPiecesOfMTUMinus3() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(mtu: 23))
+        let request = client.frame(.imageState)
+        try await client.write(request.encoded)
+        let firstPiece = try XCTUnwrap(try await client.nextNotification())
+        XCTAssertEqual(firstPiece.count, 20)
+        let header = try SMPHeader(decoding: firstPiece[...])
+        var received = firstPiece.count
+        while received < SMPHeader.size + Int(header.length) {
+            let piece = try XCTUnwrap(try await client.nextNotification())
+            XCTAssertLessThanOrEqual(piece.count, 20)
+            received += piece.count
+        }
+        XCTAssertEqual(received, SMPHeader.size + Int(header.length))
+    }
+
+    func testWithoutReassemblyAFrameSplitOverWritesIsCorrupt() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(mtu: 23))
+        let answer = try await client.send(.echo(String(repeating: "x", count: 30)), writeSize: 20)
+        XCTAssertEqual(answer.deviceError, .mcumgr(rc: MCUmgrReturnCode.corrupt.rawValue, reason: nil))
+        // The second piece does not start with a valid header: nothing answers it.
+        XCTAssertEqual(try EchoResponse(try await client.send(.echo("ok"))).text, "ok")
+    }
+
+    func testWithReassemblyAFrameMaySpanWrites() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(mtu: 23) { $0.reassembly = true })
+        let text = String(repeating: "x", count: 200)
+        XCTAssertEqual(try EchoResponse(try await client.send(.echo(text), writeSize: 20)).text, text)
+        let image = SMPFixtures.image(bodySize: 3000)
+        let last = try await client.upload(image, reassembles: true)
+        XCTAssertEqual(Int(last.offset), image.count)
+    }
+
+    func testAFrameLargerThanTheBufferIsLost() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device(mtu: 23) { $0.reassembly = true })
+        let tooLarge = client.frame(.echo(String(repeating: "y", count: 400)))
+        try await client.write(tooLarge.encoded, writeSize: 20)
+        let answer = try await client.send(.echo("next"))
+        XCTAssertEqual(try EchoResponse(answer).text, "next", "the 400-byte echo got no answer")
+    }
+
+    func testRequestsBeyondTheBufferCountAreLost() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device { $0.bufferCount = 4 })
+        try await client.upload(SMPFixtures.image())  // so that the erase below has work to do
+        let erase = client.frame(.imageErase(slot: nil))
+        try await client.write(erase.encoded)
+        // The erase holds two buffers (request and answer) for seconds: two more requests fit.
+        let echoes = (0..<4).map { client.frame(.echo("\($0)")) }
+        for echo in echoes { try await client.write(echo.encoded) }
+        let late = client.frame(.echo("late"))
+        var sequences: [UInt8] = []
+        for _ in 0..<3 { sequences.append(try await client.nextResponse().header.sequence) }
+        try await client.write(late.encoded)
+        sequences.append(try await client.nextResponse().header.sequence)
+        XCTAssertEqual(
+            sequences,
+            [erase.header.sequence, echoes[0].header.sequence, echoes[1].header.sequence, late.header.sequence])
+    }
+}
