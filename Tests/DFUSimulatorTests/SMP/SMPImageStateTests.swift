@@ -1,6 +1,7 @@
 import DFUSimulator
 import GATT
 import MCUmgr
+import NordicDFU
 import XCTest
 
 /// The simulated SMP device's image list and state writes, checked against Zephyr's
@@ -69,7 +70,8 @@ final class SMPImageStateTests: XCTestCase {
         try await client.upload(image)
         _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
         let tested = try await reset(client)
-        XCTAssertEqual(try await tested.imageState().images[0].hash, try SMPFixtures.hash(image))
+        let testedState = try await tested.imageState()
+        XCTAssertEqual(testedState.images[0].hash, try SMPFixtures.hash(image))
         let reverted = try await reset(tested)
         let state = try await reverted.imageState()
         XCTAssertEqual(state.images[0].hash, factory)
@@ -115,7 +117,8 @@ final class SMPImageStateTests: XCTestCase {
         let hash = try SMPFixtures.hash(image)
         _ = try await client.send(.imageTest(hash: hash))
         _ = try await client.send(.imageTest(hash: hash))  // the same slot again: a success
-        try await expectImageError(client, .imageConfirm(hash: try await client.imageState().images[0].hash), .imageAlreadyPending)
+        let running = try await client.imageState().images[0].hash
+        try await expectImageError(client, .imageConfirm(hash: running), .imageAlreadyPending)
     }
 
     /// Resets the device through the OS group and connects again once it is back.

@@ -2,6 +2,7 @@ import DFUSimulator
 import DFUSupport
 import GATT
 import MCUmgr
+import TestSupport
 import XCTest
 
 /// A small SMP client for the simulator tests: frames built by the `MCUmgr` module, written to
@@ -12,6 +13,8 @@ final class SMPTestClient {
 
     let central: SimulatedCentral
     let peripheral: any GATTPeripheral
+    /// The link's ATT MTU.
+    let mtu: Int
     private let characteristic: any GATTCharacteristic
     private let notifications: NotificationBox
     private var reassembler = SMPReassembler()
@@ -21,6 +24,7 @@ final class SMPTestClient {
     init(central: SimulatedCentral, address: DeviceIdentifier = address) async throws {
         self.central = central
         peripheral = try await central.connect(address, timeout: Self.timeout)
+        mtu = await peripheral.mtu
         let services = try await peripheral.services()
         guard
             let smp = services.first(where: { $0.uuid == SMPUUIDs.service })?.characteristics
@@ -34,8 +38,6 @@ final class SMPTestClient {
     convenience init(_ configuration: SimulatedDeviceConfiguration) async throws {
         try await self.init(central: SimulatedCentral(devices: [configuration]))
     }
-
-    var mtu: Int { peripheral.mtu }
 
     /// The next request's frame.
     func frame(_ request: SMPRequest, version: SMPVersion = .v2) -> SMPFrame {

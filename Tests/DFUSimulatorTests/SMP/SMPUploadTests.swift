@@ -14,7 +14,8 @@ final class SMPUploadTests: XCTestCase {
         let skipped = ImageUploadChunk(offset: expected + 100, data: Array(image[Int(expected) + 100..<Int(expected) + 150]))
         let answer = try ImageUploadResponse(try await client.send(.imageUpload(skipped)))
         XCTAssertEqual(answer.offset, expected, "dropped, answered with success and the offset expected")
-        XCTAssertNil(try await client.send(.imageUpload(skipped)).deviceError)
+        let again = try await client.send(.imageUpload(skipped))
+        XCTAssertNil(again.deviceError)
     }
 
     func testChunkWithoutUploadInProgressIsAnsweredWithOffsetZero() async throws {
@@ -39,7 +40,8 @@ final class SMPUploadTests: XCTestCase {
         XCTAssertLessThan(Int(resumed.offset), image.count)
         let done = try await again.upload(image)
         XCTAssertEqual(Int(done.offset), image.count)
-        XCTAssertEqual(try await again.imageState().images.last?.hash, try SMPFixtures.hash(image))
+        let state = try await again.imageState()
+        XCTAssertEqual(state.images.last?.hash, try SMPFixtures.hash(image))
     }
 
     func testWithoutSHAOrAfterAResetTheUploadStartsOver() async throws {
@@ -107,9 +109,12 @@ final class SMPUploadTests: XCTestCase {
         let client = try await SMPTestClient(SMPFixtures.device())
         let image = SMPFixtures.image()
         try await client.upload(image)
-        XCTAssertEqual(try await client.imageState().images.count, 2)
-        XCTAssertNil(try await client.send(.imageErase(slot: nil)).deviceError)
-        XCTAssertEqual(try await client.imageState().images.count, 1)
+        let before = try await client.imageState()
+        XCTAssertEqual(before.images.count, 2)
+        let erase = try await client.send(.imageErase(slot: nil))
+        XCTAssertNil(erase.deviceError)
+        let after = try await client.imageState()
+        XCTAssertEqual(after.images.count, 1)
         try await expectImageError(client, .imageErase(slot: 0), .noFreeSlot)
     }
 
