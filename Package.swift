@@ -75,7 +75,8 @@ let package = Package(
         .target(
             name: "DFUSimulator",
             dependencies: [
-                "DFUSupport", "NordicDFU", "GATT", "MCUmgr", .product(name: "Crypto", package: "swift-crypto"),
+                "DFUSupport", "NordicDFU", "GATT", "MCUmgr",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(

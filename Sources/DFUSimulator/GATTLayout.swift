@@ -61,7 +61,8 @@ enum GATTLayout {
         ServiceSpec(
             uuid: SMPUUIDs.service,
             characteristics: [
-                CharacteristicSpec(uuid: SMPUUIDs.characteristic, properties: [.writeWithoutResponse, .notify])
+                CharacteristicSpec(
+                    uuid: SMPUUIDs.characteristic, properties: [.writeWithoutResponse, .notify])
             ]),
     ]
 }

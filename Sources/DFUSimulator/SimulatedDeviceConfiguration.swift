@@ -102,7 +102,8 @@ public struct SimulatedDeviceConfiguration: Sendable {
             try smp.validate()
             if let firmwareVersion, MCUbootVersion(firmwareVersion) == nil {
                 throw SimulatorConfigurationError(
-                    "--sim-firmware-version \(firmwareVersion) is not an MCUboot version (major.minor.revision[+build])")
+                    "--sim-firmware-version \(firmwareVersion) is not an MCUboot version (major.minor.revision[+build])"
+                )
             }
         }
     }

@@ -48,7 +48,8 @@ struct MCUbootSlots: Sendable {
     /// The primary trailer's `image_ok`: false while an image swapped in for a test runs
     /// unconfirmed.
     private(set) var primaryConfirmed = true
-    private var primaryBytes: [UInt8]
+    /// The primary slot's bytes: the file that was uploaded (or the factory image).
+    private(set) var primaryBytes: [UInt8]
 
     init(factoryImage: [UInt8]) {
         primaryBytes = factoryImage

@@ -31,7 +31,8 @@ enum SMPAnswer: Equatable, Sendable {
         case .noImage, .noTLVs: .noEntry
         case .noFreeSlot, .currentVersionIsNewer, .imageAlreadyPending: .badState
         case .noFreeMemory: .noMemory
-        case .invalidSlot, .invalidPageOffset, .invalidOffset, .invalidLength, .invalidImageHeader, .invalidHash,
+        case .invalidSlot, .invalidPageOffset, .invalidOffset, .invalidLength, .invalidImageHeader,
+            .invalidHash,
             .invalidFlashAddress:
             .invalid
         default: .unknown
@@ -65,7 +66,9 @@ struct SMPRequestMap {
 
     func bool(_ key: String) throws(SMPRequestInvalid) -> Bool? { try field(key) { $0.boolValue } }
 
-    private func field<Value>(_ key: String, _ read: (CBORValue) -> Value?) throws(SMPRequestInvalid) -> Value? {
+    private func field<Value>(_ key: String, _ read: (CBORValue) -> Value?) throws(SMPRequestInvalid)
+        -> Value?
+    {
         guard let value = entries[.text(key)] else { return nil }
         guard let typed = read(value) else { throw SMPRequestInvalid() }
         return typed

@@ -30,13 +30,18 @@ struct SMPApplication: Sendable {
         while rest.count >= SMPHeader.size, let header = try? SMPHeader(decoding: rest) {
             let body = rest.dropFirst(SMPHeader.size)
             guard body.count >= Int(header.length) else {
-                notify(header, .mcumgrError(.corrupt), at: core.flash.busyUntil, mtu: core.configuration.mtu, into: &output)
+                notify(
+                    header, .mcumgrError(.corrupt), at: core.flash.busyUntil, mtu: core.configuration.mtu,
+                    into: &output)
                 break
             }
             rest = body.dropFirst(Int(header.length))
-            let outcome = server.handle(header, payload: Array(body.prefix(Int(header.length))), slots: &slots)
+            let outcome = server.handle(
+                header, payload: Array(body.prefix(Int(header.length))), slots: &slots)
             let timing = core.timing
-            let flashTime = timing.eraseTime(bytes: outcome.flash.eraseBytes) + timing.writeTime(bytes: outcome.flash.writeBytes)
+            let flashTime =
+                timing.eraseTime(bytes: outcome.flash.eraseBytes)
+                + timing.writeTime(bytes: outcome.flash.writeBytes)
             core.flash.perform(taking: flashTime.nanoseconds, at: time)
             if header.group == .image, header.command == 1, case .success(let answer) = outcome.answer,
                 let offset = answer["off"]?.integer(as: Int.self), core.linkDropsAfterReceiving(offset)
@@ -45,9 +50,11 @@ struct SMPApplication: Sendable {
                 output.dropsLink = true
                 break
             }
-            notify(header, outcome.answer, at: core.flash.busyUntil, mtu: core.configuration.mtu, into: &output)
+            notify(
+                header, outcome.answer, at: core.flash.busyUntil, mtu: core.configuration.mtu, into: &output)
             if outcome.resets {
-                output = output.resetting(to: .applicationIfValid, after: server.configuration.resetDelay.nanoseconds)
+                output = output.resetting(
+                    to: .applicationIfValid, after: server.configuration.resetDelay.nanoseconds)
             }
             if case .mcumgrError = outcome.answer { break }
         }
@@ -60,16 +67,19 @@ struct SMPApplication: Sendable {
 
     /// The answer to `request`, split as `smp_bt_tx_pkt` does.
     private func notify(
-        _ request: SMPHeader, _ answer: SMPAnswer, at readyAt: Nanoseconds, mtu: Int, into output: inout DeviceOutput
+        _ request: SMPHeader, _ answer: SMPAnswer, at readyAt: Nanoseconds, mtu: Int,
+        into output: inout DeviceOutput
     ) {
         let frame = SMPFrame(
             operation: request.operation.response, version: request.version, group: request.group,
-            sequence: request.sequence, command: request.command, payload: answer.body(for: request.version).encoded)
+            sequence: request.sequence, command: request.command,
+            payload: answer.body(for: request.version).encoded)
         let bytes = frame.encoded
         for start in stride(from: 0, to: bytes.count, by: mtu - 3) {
             output.notifications.append(
                 PendingNotification(
-                    characteristic: SMPUUIDs.characteristic, value: Array(bytes[start..<min(start + mtu - 3, bytes.count)]),
+                    characteristic: SMPUUIDs.characteristic,
+                    value: Array(bytes[start..<min(start + mtu - 3, bytes.count)]),
                     readyAt: readyAt))
         }
     }

@@ -26,14 +26,15 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// Checks the values a user can get wrong; throws with a message naming the option.
     func validate() throws(SimulatorConfigurationError) {
         guard (4096...0x10_0000 * 16).contains(slotSize) else {
-            throw SimulatorConfigurationError("--sim-slot-size \(slotSize) is outside 4096…16 MiB")
+            throw SimulatorConfigurationError("--sim-slot-kib \(slotSize / 1024) is outside 4 … 16384")
         }
         guard (64...65_535).contains(bufferSize) else {
             throw SimulatorConfigurationError("--sim-smp-buf-size \(bufferSize) is outside 64…65535")
         }
         guard (2...64).contains(bufferCount) else {
             throw SimulatorConfigurationError(
-                "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)")
+                "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
+            )
         }
     }
 }

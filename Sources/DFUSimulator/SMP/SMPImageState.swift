@@ -3,31 +3,28 @@ import MCUmgr
 /// The image group's state commands on the slots (Zephyr `img_mgmt_state.c`, single image,
 /// MCUboot swap mode; the running image is always in slot 0).
 extension MCUbootSlots {
-    /// The state read answer: `{images: [...], splitStatus: 0}`, slots in order, a slot without a
-    /// valid image left out; `image` is not sent (one updatable image).
-    var imageList: [CBORValue: CBORValue] {
+    /// The listed slots, slot 0 then slot 1; a slot without a complete, valid image is left out.
+    /// Slot 0 is active, and confirmed unless the next boot reverts; slot 1 is pending for a
+    /// test, pending and permanent for a permanent swap, confirmed when a revert is due.
+    var states: [MCUbootSlotState] {
         let next = nextBoot
-        var images: [CBORValue] = [
-            Self.entry(slot: 0, primary, pending: false, confirmed: next != .revert, active: true, permanent: false)
+        var states = [
+            MCUbootSlotState(
+                slot: 0, image: primary, pending: false, confirmed: next != .revert, active: true,
+                permanent: false)
         ]
         if let secondary {
-            images.append(
-                Self.entry(
-                    slot: 1, secondary, pending: next == .test || next == .permanent, confirmed: next == .revert,
-                    active: false, permanent: next == .permanent))
+            states.append(
+                MCUbootSlotState(
+                    slot: 1, image: secondary, pending: next == .test || next == .permanent,
+                    confirmed: next == .revert, active: false, permanent: next == .permanent))
         }
-        return ["images": .array(images), "splitStatus": 0]
+        return states
     }
 
-    private static func entry(
-        slot: Int, _ image: SlotImage, pending: Bool, confirmed: Bool, active: Bool, permanent: Bool
-    ) -> CBORValue {
-        [
-            "slot": CBORValue(slot), "version": .text(image.version.imageListDescription), "hash": .bytes(image.hash),
-            "bootable": .bool(image.bootable), "pending": .bool(pending), "confirmed": .bool(confirmed),
-            "active": .bool(active), "permanent": .bool(permanent),
-        ]
-    }
+    /// The state read answer: `{images: [...], splitStatus: 0}`; `image` is not sent (one
+    /// updatable image).
+    var imageList: [CBORValue: CBORValue] { ["images": .array(states.map(\.listEntry)), "splitStatus": 0] }
 
     /// A state write: `confirm` false marks `slot` for a test, true confirms it
     /// (`img_mgmt_set_next_boot_slot`). Nil on success.

@@ -117,12 +117,15 @@ extension SMPServer {
         }
         guard little(0, UInt32.self) == MCUbootHeader.magic else { return nil }
         return MCUbootVersion(
-            major: header[20], minor: header[21], revision: little(22, UInt16.self), build: little(24, UInt32.self))
+            major: header[20], minor: header[21], revision: little(22, UInt16.self),
+            build: little(24, UInt32.self))
     }
 
     /// Zephyr's `img_mgmt_vercmp`: major, minor, revision; the build number does not count.
     private static func isNewer(_ candidate: MCUbootVersion, than running: MCUbootVersion) -> Bool {
-        (candidate.major, candidate.minor, candidate.revision) > (running.major, running.minor, running.revision)
+        (candidate.major, candidate.minor, candidate.revision) > (
+            running.major, running.minor, running.revision
+        )
     }
 
     /// `flash_img_check`: the slot's first `size` bytes hash to `sha`.

@@ -27,7 +27,9 @@ struct SMPServer: Sendable {
     /// and operations are `MGMT_ERR_ENOTSUP`, a map that does not decode `MGMT_ERR_EINVAL`.
     mutating func handle(_ header: SMPHeader, payload: [UInt8], slots: inout MCUbootSlots) -> Outcome {
         let isRead = header.operation == .read
-        guard isRead || header.operation == .write else { return Outcome(answer: .mcumgrError(.notSupported)) }
+        guard isRead || header.operation == .write else {
+            return Outcome(answer: .mcumgrError(.notSupported))
+        }
         do throws(SMPRequestInvalid) {
             let map = try SMPRequestMap(payload: payload)
             switch (header.group, header.command, isRead) {

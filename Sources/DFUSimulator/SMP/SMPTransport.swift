@@ -5,7 +5,8 @@ import MCUmgr
 ///
 /// The pool holds `bufferCount` buffers of `bufferSize` bytes, taken without waiting: a request
 /// holds one from its first byte until its answer is out, and the request being handled holds a
-/// second for its answer. A write that finds no free buffer, or does not fit one, is refused with
+/// second for its answer. (A frame being reassembled also holds one, but no other frame can
+/// start meanwhile, so only its first fragment is checked.) A write that finds no free buffer, or does not fit one, is refused with
 /// an ATT error, which a write without response never reports: the request is lost unseen.
 struct SMPTransport: Sendable {
     let configuration: SMPDeviceConfiguration
@@ -23,7 +24,9 @@ struct SMPTransport: Sendable {
     mutating func receive(_ bytes: [UInt8], at time: Nanoseconds, answering: Bool) -> [UInt8]? {
         releases.removeAll { $0 <= time }
         guard configuration.reassembly else {
-            guard bytes.count <= configuration.bufferSize, hasFreeBuffer(answering: answering) else { return nil }
+            guard bytes.count <= configuration.bufferSize, hasFreeBuffer(answering: answering) else {
+                return nil
+            }
             return bytes
         }
         guard var frame = partial else { return startFrame(bytes, answering: answering) }
@@ -59,6 +62,6 @@ struct SMPTransport: Sendable {
     mutating func linkDropped() { partial = nil }
 
     private func hasFreeBuffer(answering: Bool) -> Bool {
-        releases.count + (partial == nil ? 0 : 1) + (answering ? 1 : 0) < configuration.bufferCount
+        releases.count + (answering ? 1 : 0) < configuration.bufferCount
     }
 }

@@ -2,6 +2,7 @@ import DFUSimulator
 import GATT
 import MCUmgr
 import NordicDFU
+import TestSupport
 import XCTest
 
 /// The simulated SMP device's image list and state writes, checked against Zephyr's
@@ -24,8 +25,10 @@ final class SMPImageStateTests: XCTestCase {
         let client = try await SMPTestClient(SMPFixtures.device(factoryVersion: "1.4.0"))
         let services = try await client.peripheral.services()
         let smp = try XCTUnwrap(services.first { $0.uuid == SMPUUIDs.service }?.characteristics.first)
-        XCTAssertEqual(smp.properties, [.writeWithoutResponse, .notify], "Zephyr smp_bt.c declares no write request")
-        let dis = try XCTUnwrap(services.flatMap(\.characteristics).first { $0.uuid == DeviceInformationUUIDs.firmwareRevision })
+        XCTAssertEqual(
+            smp.properties, [.writeWithoutResponse, .notify], "Zephyr smp_bt.c declares no write request")
+        let dis = try XCTUnwrap(
+            services.flatMap(\.characteristics).first { $0.uuid == DeviceInformationUUIDs.firmwareRevision })
         let revision = try await dis.read(timeout: SMPTestClient.timeout)
         XCTAssertEqual(String(decoding: revision, as: UTF8.self), "1.4.0")
     }
@@ -61,6 +64,12 @@ final class SMPImageStateTests: XCTestCase {
         state = try await later.imageState()
         XCTAssertEqual(state.images[0].hash, hash, "a confirmed image stays")
         XCTAssertTrue(state.images[0].confirmed)
+        let snapshot = try XCTUnwrap(later.central.snapshot(of: SMPTestClient.address))
+        XCTAssertEqual(snapshot.slots.map(\.hash), [hash, state.images[1].hash])
+        XCTAssertEqual(
+            snapshot.images[.application]?.sha256,
+            try Fixtures.sha256(image).map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(snapshot.firmwareRevision, "1.1.0")
     }
 
     func testResetWithoutConfirmReverts() async throws {

@@ -46,11 +46,14 @@ final class SMPTestClient {
     }
 
     /// Sends `request` and returns its answer.
-    func send(_ request: SMPRequest, version: SMPVersion = .v2, writeSize: Int? = nil) async throws -> SMPResponse {
+    func send(_ request: SMPRequest, version: SMPVersion = .v2, writeSize: Int? = nil) async throws
+        -> SMPResponse
+    {
         let request = frame(request, version: version)
         try await write(request.encoded, writeSize: writeSize)
         let answer = try await nextResponse()
-        XCTAssertEqual(answer.header.sequence, request.header.sequence, "the answer repeats the sequence number")
+        XCTAssertEqual(
+            answer.header.sequence, request.header.sequence, "the answer repeats the sequence number")
         return answer
     }
 
@@ -58,28 +61,24 @@ final class SMPTestClient {
     func write(_ bytes: [UInt8], writeSize: Int? = nil) async throws {
         let size = writeSize ?? mtu - 3
         for start in stride(from: 0, to: bytes.count, by: size) {
-            try await characteristic.writeWithoutResponse(Array(bytes[start..<min(start + size, bytes.count)]))
+            try await characteristic.writeWithoutResponse(
+                Array(bytes[start..<min(start + size, bytes.count)]))
         }
     }
 
     /// The next complete answer frame.
     func nextResponse() async throws -> SMPResponse {
         while true {
-            let box = notifications
-            let fragment = try await withRealTimeout(Self.timeout, orThrow: { SMPTestClientError.noAnswer }) {
-                try await box.next()
-            }
-            guard let fragment else { throw SMPTestClientError.streamEnded }
+            guard let fragment = try await nextNotification() else { throw SMPTestClientError.streamEnded }
             if let frame = try reassembler.append(fragment).first { return try SMPResponse(frame: frame) }
         }
     }
 
-    /// The notification pieces of the next answer, as the device split them.
+    /// The next notification, as the device split the answer; nil when the link went down.
     func nextNotification() async throws -> [UInt8]? {
         let box = notifications
-        return try await withRealTimeout(Self.timeout, orThrow: { SMPTestClientError.noAnswer }) {
-            try await box.next()
-        }
+        return try await withRealTimeout(
+            Self.timeout, orThrow: { SMPTestClientError.noAnswer }, { try await box.next() })
     }
 
     /// The image state list.
@@ -91,10 +90,13 @@ final class SMPTestClient {
     /// as one write allows; stops early after `stopAfter` bytes of data. Returns the last answer.
     @discardableResult
     func upload(
-        _ image: [UInt8], sha: Bool = true, bufferSize: Int = 384, reassembles: Bool = false, stopAfter: Int? = nil
+        _ image: [UInt8], sha: Bool = true, bufferSize: Int = 384, reassembles: Bool = false,
+        stopAfter: Int? = nil
     ) async throws -> ImageUploadResponse {
-        let limit = ImageUploadChunk.frameLimit(attMTU: mtu, bufferSize: bufferSize, deviceReassembles: reassembles)
-        let start = ImageUploadChunk.Start(length: UInt32(image.count), sha256: sha ? try Fixtures.sha256(image) : nil)
+        let limit = ImageUploadChunk.frameLimit(
+            attMTU: mtu, bufferSize: bufferSize, deviceReassembles: reassembles)
+        let start = ImageUploadChunk.Start(
+            length: UInt32(image.count), sha256: sha ? try Fixtures.sha256(image) : nil)
         let firstCount = ImageUploadChunk.maximumDataCount(frameLimit: limit, offset: 0, start: start)
         var answer = try ImageUploadResponse(
             try await send(.imageUpload(ImageUploadChunk(first: Array(image[..<firstCount]), start: start))))

@@ -11,7 +11,8 @@ final class SMPUploadTests: XCTestCase {
         let first = try await client.upload(image, stopAfter: 1)
         let expected = first.offset
         XCTAssertGreaterThan(expected, 0)
-        let skipped = ImageUploadChunk(offset: expected + 100, data: Array(image[Int(expected) + 100..<Int(expected) + 150]))
+        let skipped = ImageUploadChunk(
+            offset: expected + 100, data: Array(image[Int(expected) + 100..<Int(expected) + 150]))
         let answer = try ImageUploadResponse(try await client.send(.imageUpload(skipped)))
         XCTAssertEqual(answer.offset, expected, "dropped, answered with success and the offset expected")
         let again = try await client.send(.imageUpload(skipped))
@@ -26,7 +27,8 @@ final class SMPUploadTests: XCTestCase {
     }
 
     func testResumeAfterADroppedLinkWithTheSameSHA() async throws {
-        let central = try SimulatedCentral(devices: [SMPFixtures.device(faults: [.disconnectAt(bytes: 5000)])])
+        let central = try SimulatedCentral(devices: [SMPFixtures.device(faults: [.disconnectAt(bytes: 5000)])]
+        )
         let client = try await SMPTestClient(central: central)
         let image = SMPFixtures.image()
         do {
@@ -61,7 +63,8 @@ final class SMPUploadTests: XCTestCase {
     }
 
     func testFirstChunkRefusals() async throws {
-        let client = try await SMPTestClient(SMPFixtures.device(factoryVersion: "2.0.0") { $0.slotSize = 16384 })
+        let client = try await SMPTestClient(
+            SMPFixtures.device(factoryVersion: "2.0.0") { $0.slotSize = 16384 })
         let large = SMPFixtures.image("3.0.0", bodySize: 20_000)
         try await expectImageError(client, first(large), .invalidImageTooLarge)
         let older = SMPFixtures.image("2.0.0", bodySize: 1000)
@@ -73,11 +76,13 @@ final class SMPUploadTests: XCTestCase {
         var noLength = ImageUploadChunk(first: Array(older[..<100]), start: .init(length: 1000, sha256: nil))
         noLength.start = nil  // off 0 without len
         try await expectImageError(client, .imageUpload(noLength), .invalidLength)
-        let overrun = try await client.upload(older, stopAfter: 1)
-        let tooMuch = ImageUploadChunk(offset: overrun.offset, data: [UInt8](repeating: 0, count: 2000))
+        let small = SMPFixtures.image("2.1.0", bodySize: 100)
+        let started = try ImageUploadResponse(try await client.send(first(small, count: 64)))
+        XCTAssertEqual(started.offset, 64)
+        let tooMuch = ImageUploadChunk(offset: 64, data: [UInt8](repeating: 0, count: small.count))
         try await expectImageError(client, .imageUpload(tooMuch), .invalidImageDataOverrun)
         let forgotten = try ImageUploadResponse(
-            try await client.send(.imageUpload(ImageUploadChunk(offset: overrun.offset, data: [0]))))
+            try await client.send(.imageUpload(ImageUploadChunk(offset: 64, data: [0]))))
         XCTAssertEqual(forgotten.offset, 0, "an error resets the upload state")
     }
 
@@ -118,10 +123,10 @@ final class SMPUploadTests: XCTestCase {
         try await expectImageError(client, .imageErase(slot: 0), .noFreeSlot)
     }
 
-    private func first(_ image: [UInt8], upgrade: Bool = false) -> SMPRequest {
+    private func first(_ image: [UInt8], count: Int = 100, upgrade: Bool = false) -> SMPRequest {
         .imageUpload(
             ImageUploadChunk(
-                first: Array(image[..<min(100, image.count)]),
+                first: Array(image[..<min(count, image.count)]),
                 start: .init(length: UInt32(image.count), sha256: nil, upgrade: upgrade)))
     }
 
