@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
-                "SimulatorCommandLine", "DFUSimulator", "NordicDFU", "GATT",
+                "SimulatorCommandLine", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
