@@ -49,7 +49,7 @@ final class SMPImageStateTests: XCTestCase {
         XCTAssertTrue(state.images[1].pending)
         XCTAssertFalse(state.images[1].permanent)
 
-        let after = try await reset(client)
+        let after = try await client.resetAndReconnect()
         state = try await after.imageState()
         XCTAssertEqual(state.images[0].hash, hash, "MCUboot swapped the tested image into slot 0")
         XCTAssertEqual(state.images[0].version, "1.1.0")
@@ -60,7 +60,7 @@ final class SMPImageStateTests: XCTestCase {
         state = try ImageStateResponse(try await after.send(.imageConfirm(hash: nil)))
         XCTAssertTrue(state.images[0].confirmed)
         XCTAssertFalse(state.images[1].confirmed)
-        let later = try await reset(after)
+        let later = try await after.resetAndReconnect()
         state = try await later.imageState()
         XCTAssertEqual(state.images[0].hash, hash, "a confirmed image stays")
         XCTAssertTrue(state.images[0].confirmed)
@@ -78,10 +78,10 @@ final class SMPImageStateTests: XCTestCase {
         let image = SMPFixtures.image("1.1.0")
         try await client.upload(image)
         _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
-        let tested = try await reset(client)
+        let tested = try await client.resetAndReconnect()
         let testedState = try await tested.imageState()
         XCTAssertEqual(testedState.images[0].hash, try SMPFixtures.hash(image))
-        let reverted = try await reset(tested)
+        let reverted = try await tested.resetAndReconnect()
         let state = try await reverted.imageState()
         XCTAssertEqual(state.images[0].hash, factory)
         XCTAssertTrue(state.images[0].confirmed)
@@ -95,7 +95,7 @@ final class SMPImageStateTests: XCTestCase {
         let image = SMPFixtures.image("1.1.0")
         try await client.upload(image)
         _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
-        let after = try await reset(client)
+        let after = try await client.resetAndReconnect()
         let state = try await after.imageState()
         XCTAssertEqual(state.images[0].hash, factory)
         XCTAssertTrue(state.images[0].active && state.images[0].confirmed)
@@ -108,9 +108,9 @@ final class SMPImageStateTests: XCTestCase {
         let client = try await SMPTestClient(SMPFixtures.device())
         let running = try await client.imageState().images[0].hash
         let unknown = [UInt8](repeating: 0xAB, count: 32)
-        try await expectImageError(client, .imageTest(hash: unknown), .hashNotFound)
-        try await expectImageError(client, .imageTest(hash: [1, 2, 3]), .invalidHash)
-        try await expectImageError(client, .imageTest(hash: running), .imageSettingTestToActiveDenied)
+        try await client.expectImageError(.imageTest(hash: unknown), .hashNotFound)
+        try await client.expectImageError(.imageTest(hash: [1, 2, 3]), .invalidHash)
+        try await client.expectImageError(.imageTest(hash: running), .imageSettingTestToActiveDenied)
         // SMP version 1 gets the translated MCUmgr code: HASH_NOT_FOUND is EUNKNOWN.
         let v1 = try await client.send(.imageTest(hash: unknown), version: .v1)
         XCTAssertEqual(v1.deviceError, .mcumgr(rc: MCUmgrReturnCode.unknown.rawValue, reason: nil))
@@ -127,22 +127,6 @@ final class SMPImageStateTests: XCTestCase {
         _ = try await client.send(.imageTest(hash: hash))
         _ = try await client.send(.imageTest(hash: hash))  // the same slot again: a success
         let running = try await client.imageState().images[0].hash
-        try await expectImageError(client, .imageConfirm(hash: running), .imageAlreadyPending)
-    }
-
-    /// Resets the device through the OS group and connects again once it is back.
-    private func reset(_ client: SMPTestClient) async throws -> SMPTestClient {
-        let answer = try await client.send(.reset(force: false))
-        XCTAssertNil(answer.deviceError)
-        try await client.peripheral.waitForDisconnection(timeout: SMPTestClient.timeout)
-        return try await SMPTestClient(central: client.central)
-    }
-
-    private func expectImageError(
-        _ client: SMPTestClient, _ request: SMPRequest, _ code: ImageManagementReturnCode,
-        file: StaticString = #filePath, line: UInt = #line
-    ) async throws {
-        let answer = try await client.send(request)
-        XCTAssertEqual(answer.deviceError, .group(.image, rc: code.rawValue), file: file, line: line)
+        try await client.expectImageError(.imageConfirm(hash: running), .imageAlreadyPending)
     }
 }

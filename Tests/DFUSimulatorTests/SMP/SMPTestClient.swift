@@ -112,6 +112,25 @@ final class SMPTestClient {
     }
 }
 
+extension SMPTestClient {
+    /// Resets the device through the OS group; a client of the device once it is back.
+    func resetAndReconnect() async throws -> SMPTestClient {
+        let answer = try await send(.reset(force: false))
+        XCTAssertNil(answer.deviceError)
+        try await peripheral.waitForDisconnection(timeout: Self.timeout)
+        return try await SMPTestClient(central: central)
+    }
+
+    /// Sends `request` and checks that the device refuses it with image group error `code`.
+    func expectImageError(
+        _ request: SMPRequest, _ code: ImageManagementReturnCode, file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let answer = try await send(request)
+        XCTAssertEqual(answer.deviceError, .group(.image, rc: code.rawValue), file: file, line: line)
+    }
+}
+
 enum SMPTestClientError: Error {
     case noAnswer
     case streamEnded

@@ -55,9 +55,7 @@ final class SMPUploadTests: XCTestCase {
         let noSHA = try await client.upload(image, sha: false, stopAfter: 1)
         XCTAssertLessThan(noSHA.offset, 400, "an upload without sha cannot resume")
         _ = try await client.upload(image, stopAfter: 3000)
-        _ = try await client.send(.reset(force: false))
-        try await client.peripheral.waitForDisconnection(timeout: SMPTestClient.timeout)
-        let rebooted = try await SMPTestClient(central: central)
+        let rebooted = try await client.resetAndReconnect()
         let restarted = try await rebooted.upload(image, stopAfter: 1)
         XCTAssertLessThan(restarted.offset, 400, "the upload state is RAM: a reset loses it")
     }
@@ -66,21 +64,21 @@ final class SMPUploadTests: XCTestCase {
         let client = try await SMPTestClient(
             SMPFixtures.device(factoryVersion: "2.0.0") { $0.slotSize = 16384 })
         let large = SMPFixtures.image("3.0.0", bodySize: 20_000)
-        try await expectImageError(client, first(large), .invalidImageTooLarge)
+        try await client.expectImageError(first(large), .invalidImageTooLarge)
         let older = SMPFixtures.image("2.0.0", bodySize: 1000)
-        try await expectImageError(client, first(older, upgrade: true), .currentVersionIsNewer)
+        try await client.expectImageError(first(older, upgrade: true), .currentVersionIsNewer)
         var noMagic = older
         noMagic[0] ^= 0xFF
-        try await expectImageError(client, first(noMagic), .invalidImageHeaderMagic)
-        try await expectImageError(client, first(Array(older[..<20])), .invalidImageHeader)
+        try await client.expectImageError(first(noMagic), .invalidImageHeaderMagic)
+        try await client.expectImageError(first(Array(older[..<20])), .invalidImageHeader)
         var noLength = ImageUploadChunk(first: Array(older[..<100]), start: .init(length: 1000, sha256: nil))
         noLength.start = nil  // off 0 without len
-        try await expectImageError(client, .imageUpload(noLength), .invalidLength)
+        try await client.expectImageError(.imageUpload(noLength), .invalidLength)
         let small = SMPFixtures.image("2.1.0", bodySize: 100)
         let started = try ImageUploadResponse(try await client.send(first(small, count: 64)))
         XCTAssertEqual(started.offset, 64)
         let tooMuch = ImageUploadChunk(offset: 64, data: [UInt8](repeating: 0, count: small.count))
-        try await expectImageError(client, .imageUpload(tooMuch), .invalidImageDataOverrun)
+        try await client.expectImageError(.imageUpload(tooMuch), .invalidImageDataOverrun)
         let forgotten = try ImageUploadResponse(
             try await client.send(.imageUpload(ImageUploadChunk(offset: 64, data: [0]))))
         XCTAssertEqual(forgotten.offset, 0, "an error resets the upload state")
@@ -120,7 +118,7 @@ final class SMPUploadTests: XCTestCase {
         XCTAssertNil(erase.deviceError)
         let after = try await client.imageState()
         XCTAssertEqual(after.images.count, 1)
-        try await expectImageError(client, .imageErase(slot: 0), .noFreeSlot)
+        try await client.expectImageError(.imageErase(slot: 0), .noFreeSlot)
     }
 
     private func first(_ image: [UInt8], count: Int = 100, upgrade: Bool = false) -> SMPRequest {
@@ -128,13 +126,5 @@ final class SMPUploadTests: XCTestCase {
             ImageUploadChunk(
                 first: Array(image[..<min(count, image.count)]),
                 start: .init(length: UInt32(image.count), sha256: nil, upgrade: upgrade)))
-    }
-
-    private func expectImageError(
-        _ client: SMPTestClient, _ request: SMPRequest, _ code: ImageManagementReturnCode,
-        file: StaticString = #filePath, line: UInt = #line
-    ) async throws {
-        let answer = try await client.send(request)
-        XCTAssertEqual(answer.deviceError, .group(.image, rc: code.rawValue), file: file, line: line)
     }
 }
