@@ -4,12 +4,8 @@
 set -euo pipefail
 bin=$1 venv=$2 package=$3
 shift 3
-events=$(mktemp)
-"$bin/dfu-sim" --simulate legacy --adapter hci1 --json "$@" > "$events" &
-sim=$!
-trap 'kill $sim 2>/dev/null || true' EXIT
-for _ in $(seq 100); do grep -q '"advertising"' "$events" && break; sleep 0.2; done
-address=$("$venv/bin/python" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["device"])' "$events")
+. "$(dirname "$0")/dfu-sim-guest.sh"
+start_dfu_sim "$bin" "$venv/bin/python" legacy "$@"
 echo "== nrf-ota $package --device $address"
 started=$(date +%s.%N)
 set +e
@@ -25,11 +21,8 @@ main()
 ' "$package" --device "$address" --timeout 10 --quiet
 status=$?
 set -e
-echo "== nrf-ota exited $status after $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
-kill -INT $sim
-wait $sim || { echo "dfu-sim exited $?"; exit 1; }
-trap - EXIT
-cat "$events"
+echo "== nrf-ota exited $status after $(seconds_since "$started") s"
+stop_dfu_sim
 [ $status = 0 ] || exit 1
 # dfu-sim must hold exactly the package's application image.
 "$venv/bin/python" - "$events" "$package" <<'PY'
