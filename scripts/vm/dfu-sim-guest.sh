@@ -19,5 +19,21 @@ stop_dfu_sim() {
 	cat "$events"
 }
 
+# run_bleak_client PYTHON MODULE FUNCTION NAME [ARG…]: runs a bleak-based client's command line
+# (MODULE.FUNCTION, argv[0] NAME) for at most 240 s. bleak takes the first powered adapter, which
+# may be hci1 (dfu-sim's), and these clients have no adapter option: pin bleak's default to hci0.
+run_bleak_client() {
+	local python=$1 module=$2 function=$3 name=$4
+	shift 4
+	timeout 240 "$python" -c "
+import sys
+from bleak.backends.bluezdbus.manager import BlueZManager
+BlueZManager.get_default_adapter = lambda self: '/org/bluez/hci0'
+from $module import $function
+sys.argv = ['$name'] + sys.argv[1:]
+$function()
+" "$@"
+}
+
 # seconds_since START: seconds elapsed since START (date +%s.%N), one decimal
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -9,16 +9,7 @@ start_dfu_sim "$bin" "$venv/bin/python" legacy "$@"
 echo "== nrf-ota $package --device $address"
 started=$(date +%s.%N)
 set +e
-# nrf-ota has no adapter option and bleak takes the first powered adapter in a set, which may be
-# hci1 (dfu-sim's): pin bleak's default adapter to hci0, then run nrf-ota's own command line.
-timeout 240 "$venv/bin/python" -c '
-import sys
-from bleak.backends.bluezdbus.manager import BlueZManager
-BlueZManager.get_default_adapter = lambda self: "/org/bluez/hci0"
-from nrf_ota.__main__ import main
-sys.argv = ["nrf-ota"] + sys.argv[1:]
-main()
-' "$package" --device "$address" --timeout 10 --quiet
+run_bleak_client "$venv/bin/python" nrf_ota.__main__ main nrf-ota "$package" --device "$address" --timeout 10 --quiet
 status=$?
 set -e
 echo "== nrf-ota exited $status after $(seconds_since "$started") s"

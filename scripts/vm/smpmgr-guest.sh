@@ -9,16 +9,7 @@ start_dfu_sim "$bin" "$venv/bin/python" smp-app "$@"
 echo "== smpmgr --ble $address upgrade --confirm $image"
 started=$(date +%s.%N)
 set +e
-# bleak takes the first powered adapter, which may be hci1 (dfu-sim's): pin its default adapter
-# to hci0, then run smpmgr's own command line.
-timeout 240 "$venv/bin/python" -c '
-import sys
-from bleak.backends.bluezdbus.manager import BlueZManager
-BlueZManager.get_default_adapter = lambda self: "/org/bluez/hci0"
-from smpmgr.main import app
-sys.argv = ["smpmgr"] + sys.argv[1:]
-app()
-' --ble "$address" --timeout 10 upgrade --confirm "$image"
+run_bleak_client "$venv/bin/python" smpmgr.main app smpmgr --ble "$address" --timeout 10 upgrade --confirm "$image"
 status=$?
 set -e
 echo "== smpmgr exited $status after $(seconds_since "$started") s"
