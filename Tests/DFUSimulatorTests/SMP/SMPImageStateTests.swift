@@ -129,4 +129,36 @@ final class SMPImageStateTests: XCTestCase {
         let running = try await client.imageState().images[0].hash
         try await client.expectImageError(.imageConfirm(hash: running), .imageAlreadyPending)
     }
+
+    func testWhileARevertIsDueSlot1CannotTakeAnUpload() async throws {
+        let client = try await SMPTestClient(SMPFixtures.device())
+        let image = SMPFixtures.image("1.1.0")
+        try await client.upload(image)
+        _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
+        let tested = try await client.resetAndReconnect()
+        let next = SMPFixtures.image("1.2.0", seed: 3)
+        let start = ImageUploadChunk.Start(length: UInt32(next.count), sha256: nil)
+        let first = SMPRequest.imageUpload(ImageUploadChunk(first: Array(next[..<64]), start: start))
+        try await tested.expectImageError(first, .noFreeSlot)
+        let v1 = try await tested.send(first, version: .v1)
+        XCTAssertEqual(v1.deviceError, .mcumgr(rc: MCUmgrReturnCode.badState.rawValue, reason: nil))
+        try await tested.expectImageError(.imageErase(slot: 1), .noFreeSlot)
+        _ = try await tested.send(.imageConfirm(hash: nil))
+        let accepted = try ImageUploadResponse(try await tested.send(first))
+        XCTAssertEqual(accepted.offset, 64, "confirmed: slot 1 is free again")
+    }
+
+    func testAResetCostsTheDelayTheSwapAndTheBoot() async throws {
+        let device = SMPFixtures.device()
+        let client = try await SMPTestClient(device)
+        let image = SMPFixtures.image("1.1.0", bodySize: 40_000)
+        try await client.upload(image)
+        _ = try await client.send(.imageTest(hash: try SMPFixtures.hash(image)))
+        let before = client.central.linkTime.now()
+        _ = try await client.resetAndReconnect()
+        let swap = device.timing.activationTime(bytes: image.count + 4096 + 72)  // both images move
+        let minimum = device.smp.resetDelay + swap + device.timing.bootTime + device.timing.connectionSetup
+        XCTAssertGreaterThanOrEqual(client.central.linkTime.now() - before, minimum)
+        XCTAssertLessThan(client.central.linkTime.now() - before, minimum + .milliseconds(100))
+    }
 }
