@@ -51,7 +51,7 @@ let package = Package(
             name: "NordicDFU",
             dependencies: [
                 "DFUSupport",
-                "CZip", "CCRC32Folding", "GATT",
+                "CZip", "CCRC32Folding", "GATT", "MCUmgr",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,7 +90,7 @@ let package = Package(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -116,7 +116,11 @@ let package = Package(
         // What the test targets share instead of copies: the fixture locator, a zip writer,
         // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
         .target(
-            name: "TestSupport", dependencies: ["DFUSupport", "NordicDFU", "DBus"], path: "Tests/TestSupport"),
+            name: "TestSupport",
+            dependencies: [
+                "DFUSupport", "NordicDFU", "MCUmgr", "DBus",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Tests/TestSupport"),
         // glibc's count of live heap bytes, which Swift's Glibc module does not show (LeakTests).
         .target(name: "CHeapInUse", path: "Tests/CHeapInUse"),
         .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
@@ -136,7 +140,7 @@ let package = Package(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
+            dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "DFUSimulatorTests",
             dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
