@@ -13,9 +13,6 @@ struct SMPApplication: Sendable {
         server = SMPServer(configuration: configuration, timing: timing)
     }
 
-    /// The upload in progress (for snapshots and tests).
-    var upload: SMPImageUpload? { server.inProgress }
-
     /// A write to the SMP characteristic: requests are handled in order, one after the other;
     /// each answer is notified once its flash work is done, in pieces of ATT_MTU − 3 bytes.
     mutating func write(_ bytes: [UInt8], at time: Nanoseconds, core: inout DeviceCore) -> DeviceOutput {

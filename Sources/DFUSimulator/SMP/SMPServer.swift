@@ -33,26 +33,26 @@ struct SMPServer: Sendable {
         do throws(SMPRequestInvalid) {
             let map = try SMPRequestMap(payload: payload)
             switch (header.group, header.command, isRead) {
-            case (.os, 0, false):
+            case (.os, 0, false):  // echo
                 return Outcome(answer: .success(["r": .text(try map.text("d") ?? "")]))
-            case (.os, 5, false):
+            case (.os, 5, false):  // reset
                 _ = try map.bool("force")
                 return Outcome(answer: .success([:]), resets: true)
-            case (.os, 6, true):
+            case (.os, 6, true):  // MCUmgr parameters
                 return Outcome(
                     answer: .success([
                         "buf_size": CBORValue(configuration.bufferSize),
                         "buf_count": CBORValue(configuration.bufferCount),
                     ]))
-            case (.image, 0, true):
+            case (.image, 0, true):  // state read
                 return Outcome(answer: .success(slots.imageList))
-            case (.image, 0, false):
+            case (.image, 0, false):  // state write
                 return Outcome(answer: try stateWrite(map, slots: &slots))
-            case (.image, 1, false):
+            case (.image, 1, false):  // upload
                 var outcome = Outcome(answer: .success([:]))
                 outcome.answer = upload(try SMPUploadRequest(map), slots: &slots, work: &outcome.flash)
                 return outcome
-            case (.image, 5, false):
+            case (.image, 5, false):  // erase
                 var outcome = Outcome(answer: .success([:]))
                 outcome.answer = try erase(map, slots: &slots, work: &outcome.flash)
                 return outcome
