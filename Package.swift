@@ -75,7 +75,8 @@ let package = Package(
         .target(
             name: "DFUSimulator",
             dependencies: [
-                "DFUSupport", "NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto"),
+                "DFUSupport", "NordicDFU", "GATT", "MCUmgr",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(
@@ -142,7 +143,7 @@ let package = Package(
             dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "DFUSimulatorTests",
-            dependencies: ["DFUSupport", "DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+            dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
@@ -152,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
-                "SimulatorCommandLine", "DFUSimulator", "NordicDFU", "GATT",
+                "SimulatorCommandLine", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -104,3 +104,6 @@ done
 # A DFU client this project did not write (nrf-ota, PyPI) updates the Legacy dfu-sim device.
 echo "== nrf-ota updates dfu-sim in the VM (docs/dfu-sim.md)"
 DFU_SKIP_BUILD=1 scripts/vm/nrf-ota.sh
+# An SMP client this project did not write (smpmgr, PyPI) updates the SMP dfu-sim device.
+echo "== smpmgr updates dfu-sim --simulate smp-app in the VM (docs/dfu-sim.md)"
+DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh
