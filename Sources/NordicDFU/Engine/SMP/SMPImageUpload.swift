@@ -29,16 +29,7 @@ struct SMPImageUpload {
     /// Runs the upload; returns the device's `match` after the last chunk, when it sent one.
     func run() async throws -> Bool? {
         let frameLimit = channel.frameLimit(bufferSize: Int(parameters.bufferSize))
-        let start = ImageUploadChunk.Start(
-            image: UInt32(imageNumber), length: UInt32(file.count), sha256: image.fileSHA256)
-        let firstCount = min(
-            file.count, ImageUploadChunk.maximumDataCount(frameLimit: frameLimit, offset: 0, start: start))
-        guard firstCount >= MCUbootHeader.size || firstCount == file.count else {
-            throw session.failure(
-                .deviceNotSupported,
-                "the device's SMP buffer (\(parameters.bufferSize) bytes) cannot carry an image's first chunk"
-            )
-        }
+        let (start, firstCount) = try firstChunk(frameLimit: frameLimit)
         let first = ImageUploadChunk(first: Array(file[0..<firstCount]), start: start)
         let firstAnswer = try await upload(first, timeout: firstAnswerTimeout)
         let resumedAt = Int(firstAnswer.offset)
@@ -51,6 +42,30 @@ struct SMPImageUpload {
         var window = SMPUploadWindow(
             length: file.count, capacity: Self.windowCapacity(parameters), from: Int(firstAnswer.offset))
         return try await stream(&window, frameLimit: frameLimit, match: firstAnswer.match)
+    }
+
+    /// What the first chunk carries and how much of the file: with the file's SHA-256 (so that
+    /// the upload can resume) when the frame has room for it and the image's header, else
+    /// without it.
+    private func firstChunk(frameLimit: Int) throws -> (ImageUploadChunk.Start, Int) {
+        let needed = min(file.count, MCUbootHeader.size)
+        for sha256 in [image.fileSHA256, nil] {
+            let start = ImageUploadChunk.Start(
+                image: UInt32(imageNumber), length: UInt32(file.count), sha256: sha256)
+            let room = ImageUploadChunk.maximumDataCount(frameLimit: frameLimit, offset: 0, start: start)
+            guard room >= needed else { continue }
+            if sha256 == nil {
+                session.log(
+                    .info,
+                    "no room for the file's SHA-256 in a \(frameLimit)-byte frame: this upload cannot resume")
+            }
+            return (start, min(file.count, room))
+        }
+        throw session.failure(
+            .deviceNotSupported,
+            "one SMP frame here holds at most \(frameLimit) bytes (the link's writes, the device's "
+                + "\(parameters.bufferSize)-byte buffer), too few for an image's first chunk with its "
+                + "\(MCUbootHeader.size)-byte header: the device needs a larger ATT MTU or SMP reassembly")
     }
 
     /// Chunks in flight at most: one buffer of the device's stays free for its answer.
