@@ -129,8 +129,20 @@ extension DeviceSnapshot {
                 ])
             )
         }
-        return [
+        let members: [(String, JSONValue)] = [
             ("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations)),
         ]
+        return slots.isEmpty ? members : members + [("slots", .array(slots.map(\.contractValue)))]
+    }
+}
+
+extension MCUbootSlotState {
+    /// A slot of an SMP device as the contract's `simulator` event reports it.
+    var contractValue: JSONValue {
+        .object([
+            ("slot", .int(slot)), ("version", .string(version)), ("hash", .string(hash.hexString())),
+            ("size", .int(size)), ("bootable", .bool(bootable)), ("pending", .bool(pending)),
+            ("confirmed", .bool(confirmed)), ("active", .bool(active)), ("permanent", .bool(permanent)),
+        ])
     }
 }

@@ -13,11 +13,13 @@ extension DeviceCore {
     }
 
     /// MCUboot at a reset: swaps as the slots' trailers ask (`revert-after-test` makes a tested
-    /// image fail to boot). Returns the time it takes beyond a plain boot: each swap erases and
+    /// image fail to boot), counting a new image swapped in as an activation. Returns the time it takes beyond a plain boot: each swap erases and
     /// writes both images, and a failing image boots once before its reset.
     mutating func bootMCUboot() -> Nanoseconds {
         guard var slots = mcuboot else { return 0 }
         let failing = configuration.faults.contains(.revertAfterTest) && slots.nextBoot == .test
+        // a new image swapped in (on test or for good) is an activation; a revert is not
+        if !failing, slots.nextBoot == .test || slots.nextBoot == .permanent { banks.countActivation() }
         let copied = slots.boot(testedImageFails: failing)
         mcuboot = slots
         firmwareRevision = slots.primary.version.imageListDescription

@@ -52,6 +52,7 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertTrue(slot.confirmed, "confirmed after the check")
         XCTAssertEqual(central.snapshot(of: Self.address)?.firmwareRevision, "1.1.0")
         XCTAssertEqual(result.partsActivated, 1)
+        XCTAssertEqual(central.snapshot(of: Self.address)?.activations, 1)
         XCTAssertEqual(result.bytesResent, 0)
         XCTAssertGreaterThanOrEqual(result.bytesSent, image.bytes.count)
         XCTAssertEqual(
@@ -67,6 +68,7 @@ final class SMPUpdateTests: XCTestCase {
         let (again, _) = await Self.update(image, on: central)
         XCTAssertEqual(again.outcome, .skipped, "the device runs the image: nothing to do")
         XCTAssertEqual(again.bytesSent, 0)
+        XCTAssertEqual(central.snapshot(of: Self.address)?.activations, 1, "updated once")
     }
 
     func testAResumedUploadResendsLessThanOneWindow() async throws {
