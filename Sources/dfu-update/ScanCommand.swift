@@ -8,7 +8,8 @@ import NordicDFU
 struct ScanCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "List nearby Bluetooth LE devices and whether they take firmware updates (Nordic DFU, SMP).",
+        abstract:
+            "List nearby Bluetooth LE devices and whether they take firmware updates (Nordic DFU, SMP).",
         discussion: """
             Scans for --timeout seconds, then prints each device found once, with the latest \
             data it advertised. With --json, one JSON object per line (JSON Lines).
