@@ -22,6 +22,7 @@ extension SMPUpdateRun {
                 _ = try await link.channel.request(request, timeout: options.responseTimeout)
             }
             if activation == .noReset {
+                session.tally.partsActivated = marking.count
                 session.log(.info, "marked for test: the device runs the new image after its next reset")
                 return link
             }
@@ -33,6 +34,9 @@ extension SMPUpdateRun {
             _ = try await link.channel.request(
                 .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
         }
+        // A retry after a failure before this point is safe: its plan reads what the device runs
+        // and holds, and confirms or activates only what is left.
+        session.tally.partsActivated = marking.count + confirming.count
         if activation == .testOnly {
             session.log(
                 .info,
@@ -41,12 +45,16 @@ extension SMPUpdateRun {
         return link
     }
 
-    /// Resets the device and connects again once it is back (MCUboot swaps the slots first).
+    /// Resets the device and connects again once it is back (MCUboot swaps the slots first). A
+    /// link that drops before the reset's answer arrives is the reset too.
     private func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
-        _ = try await link.channel.request(.reset(force: false), timeout: options.responseTimeout)
-        session.tally.partsActivated = package.images.count
+        do {
+            _ = try await link.channel.request(.reset(force: false), timeout: options.responseTimeout)
+            try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)
+        } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
+            session.log(.info, "the link dropped before the reset's answer: taking it as the reset")
+        }
         session.log(.info, "the device resets to boot the new image")
-        try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)
         link.channel.close()
         await link.peripheral.disconnect()
         let back = try await session.reconnectSMP(at: link.address, within: options.smpResetTimeout)
@@ -60,6 +68,13 @@ extension SMPUpdateRun {
             let running = SMPUpdatePlan.running(image.imageIndex, in: state)
             guard running?.hash != image.image.hash else { continue }
             let installed = running.map { "\($0.version)" } ?? "no image"
+            let stillPending = state.images.contains { $0.hash == image.image.hash && $0.pending }
+            if stillPending {
+                throw session.failure(
+                    .imageReverted,
+                    "the device came back still running \(installed), the new image still pending: it did "
+                        + "not reset, or its bootloader did not swap")
+            }
             throw session.failure(
                 .imageReverted,
                 "after its reset the device runs \(installed) for image \(image.imageIndex), not "
