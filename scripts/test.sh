@@ -90,7 +90,7 @@ system_tests() {
 # bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd
 # crashes"). Such a run is run again, at most twice, and says so; a test that fails on its own, or
 # a third crash, fails the command.
-for run in "system 600 2 btvirt $classes" "fleet 300 4 $fleet_btvirt $fleet"; do
+for run in "system 1200 2 btvirt $classes" "fleet 300 4 $fleet_btvirt $fleet"; do
     set -- $run
     attempt=1
     until system_tests "$@"; do
