@@ -56,7 +56,7 @@ let package = Package(
             name: "NordicDFU",
             dependencies: [
                 "DFUSupport",
-                "CZip", "CCRC32Folding", "GATT",
+                "CZip", "CCRC32Folding", "GATT", "MCUmgr",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,7 +88,8 @@ let package = Package(
         .target(
             name: "DFUSimulator",
             dependencies: [
-                "DFUSupport", "NordicDFU", "GATT", .product(name: "Crypto", package: "swift-crypto"),
+                "DFUSupport", "NordicDFU", "GATT", "MCUmgr",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(
@@ -102,7 +103,7 @@ let package = Package(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
                 "DFURollout", "DFURolloutPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +130,11 @@ let package = Package(
         // What the test targets share instead of copies: the fixture locator, a zip writer,
         // little-endian helpers, a private dbus-daemon, and runners for programs and the CLI.
         .target(
-            name: "TestSupport", dependencies: ["DFUSupport", "NordicDFU", "DBus"], path: "Tests/TestSupport"),
+            name: "TestSupport",
+            dependencies: [
+                "DFUSupport", "NordicDFU", "MCUmgr", "DBus",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Tests/TestSupport"),
         // glibc's count of live heap bytes, which Swift's Glibc module does not show (LeakTests).
         .target(name: "CHeapInUse", path: "Tests/CHeapInUse"),
         .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
@@ -149,10 +154,10 @@ let package = Package(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["DFUSupport", "NordicDFU", "DFUSimulator", "GATT", "TestSupport"]),
+            dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),
         .testTarget(
             name: "DFUSimulatorTests",
-            dependencies: ["DFUSupport", "DFUSimulator", "NordicDFU", "GATT", "TestSupport"]),
+            dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
@@ -162,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
-                "SimulatorCommandLine", "DFUSimulator", "NordicDFU", "GATT",
+                "SimulatorCommandLine", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

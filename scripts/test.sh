@@ -99,7 +99,7 @@ system_tests() {
 # bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd
 # crashes"). Such a run is run again, at most twice, and says so; a test that fails on its own, or
 # a third crash, fails the command.
-for run in "system 600 2 btvirt $classes" "fleet 300 4 $fleet_btvirt $fleet"; do
+for run in "system 1200 2 btvirt $classes" "fleet 300 4 $fleet_btvirt $fleet"; do
     set -- $run
     attempt=1
     until system_tests "$@"; do
@@ -113,3 +113,6 @@ done
 # A DFU client this project did not write (nrf-ota, PyPI) updates the Legacy dfu-sim device.
 echo "== nrf-ota updates dfu-sim in the VM (docs/dfu-sim.md)"
 DFU_SKIP_BUILD=1 scripts/vm/nrf-ota.sh
+# An SMP client this project did not write (smpmgr, PyPI) updates the SMP dfu-sim device.
+echo "== smpmgr updates dfu-sim --simulate smp-app in the VM (docs/dfu-sim.md)"
+DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh

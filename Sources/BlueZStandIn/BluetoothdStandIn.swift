@@ -18,7 +18,7 @@ public final class BluetoothdStandIn: Sendable {
     public static let adapterPath = "/org/bluez/hci0"
     public static let adapterAddress = "00:00:00:00:00:01"
 
-    private struct State {
+    struct State {
         var connected = false
         /// Characteristic object paths by UUID, while connected.
         var characteristics: [BluetoothUUID: String] = [:]
@@ -30,15 +30,15 @@ public final class BluetoothdStandIn: Sendable {
         var link = 0
     }
 
-    private let connection: DBusConnection
-    private let device: RealTimeDevice
-    private let state = Locked(State())
+    let connection: DBusConnection
+    let device: RealTimeDevice
+    let state = Locked(State())
     private let writes = AcquiredWrites()
     /// What the device does after a write, carried out in order by one task.
-    private let actions = AsyncStream<Action>.makeStream()
+    let actions = AsyncStream<Action>.makeStream()
     private let actionRunner = Locked<Task<Void, Never>?>(nil)
 
-    private enum Action {
+    enum Action {
         case notify(BluetoothUUID, [UInt8], due: ContinuousClock.Instant, link: Int)
         case dropLink(rebootDelay: Duration?)
     }
@@ -123,7 +123,7 @@ public final class BluetoothdStandIn: Sendable {
     }
 
     /// Ends the link: the table goes, the sockets hang up, the device hears of it.
-    private func dropLink() {
+    func dropLink() {
         let ended = state.withLock { state -> State? in
             guard state.connected else { return nil }
             defer {
@@ -232,54 +232,5 @@ public final class BluetoothdStandIn: Sendable {
         let replaced = state.withLock { $0.notifySockets.updateValue(pair[0], forKey: uuid) }
         if let replaced { close(replaced) }
         return [.unixFD(DBusUnixFD(owning: pair[1])), .uint16(UInt16(Self.mtu))]
-    }
-
-    // MARK: - the device
-
-    /// A value the central wrote: the device reacts now; its notifications go out when due, and
-    /// a reset after them.
-    private func received(_ uuid: BluetoothUUID, _ value: [UInt8]) {
-        let reaction = device.write(uuid, value)
-        let link = state.withLock { $0.link }
-        let now = ContinuousClock.now
-        for notification in reaction.notifications {
-            actions.continuation.yield(
-                .notify(
-                    notification.characteristic, notification.value, due: now + notification.after, link: link
-                ))
-        }
-        if reaction.dropsLink { actions.continuation.yield(.dropLink(rebootDelay: reaction.rebootDelay)) }
-    }
-
-    private func carryOut(_ action: Action) async {
-        switch action {
-        case .notify(let uuid, let value, let due, let link):
-            try? await Task.sleep(until: due)
-            notify(uuid, value, link: link)
-        case .dropLink(let rebootDelay):
-            // (the central reads the last notification before it sees the link drop)
-            try? await Task.sleep(for: .milliseconds(20))
-            dropLink()
-            if let rebootDelay {
-                try? await Task.sleep(for: rebootDelay)
-                _ = device.reboot()
-            }
-        }
-    }
-
-    private func notify(_ uuid: BluetoothUUID, _ value: [UInt8], link: Int) {
-        let (socket, path) = state.withLock { state -> (Int32?, String?) in
-            guard state.link == link, state.connected else { return (nil, nil) }
-            return (
-                state.notifySockets[uuid],
-                state.startedNotify.contains(uuid) ? state.characteristics[uuid] : nil
-            )
-        }
-        if let socket {
-            _ = value.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        } else if let path {
-            try? connection.setProperty(
-                "Value", interface: BlueZ.characteristicInterface, path: path, to: .bytes(value))
-        }
     }
 }

@@ -13,7 +13,7 @@ import NordicDFU
 public struct Fleet: Sendable {
     public let inventory: FleetInventory
     /// Every package the inventory names, by path.
-    public let packages: [String: DFUPackage]
+    public let packages: [String: FirmwarePackage]
     public let adapters: [FleetAdapter]
     public let options: FleetOptions
     /// Where finished devices are remembered, for a resumable run.
@@ -22,7 +22,7 @@ public struct Fleet: Sendable {
     /// Throws when the inventory names a package not in `packages` or an adapter not in
     /// `adapters`.
     public init(
-        inventory: FleetInventory, packages: [String: DFUPackage], adapters: [FleetAdapter],
+        inventory: FleetInventory, packages: [String: FirmwarePackage], adapters: [FleetAdapter],
         options: FleetOptions = .init(), state: FleetStateFile? = nil
     ) throws(FleetInventoryError) {
         if let missing = inventory.packagePaths.first(where: { packages[$0] == nil }) {

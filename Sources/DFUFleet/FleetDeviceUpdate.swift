@@ -9,7 +9,7 @@ struct FleetDeviceUpdate: Sendable {
     let device: String
     let address: String
     let central: any GATTCentral
-    let package: DFUPackage
+    let package: FirmwarePackage
     let force: Bool
     let info: FleetDeviceInfo
     let options: FleetOptions
@@ -112,18 +112,18 @@ struct FleetDeviceUpdate: Sendable {
             attempts.transferDuration = result.transferDurations.reduce(.zero, +)
             partsActivated += result.partsActivated
             guard let failure = result.failure, failure.isRetryable || failure.error == .failedToConnect,
-                partsActivated < package.images.count, !Task.isCancelled
+                partsActivated < package.partCount, !Task.isCancelled
             else { break }
         }
         return attempts
     }
 
-    private func updateOnce(_ package: DFUPackage, at target: String, options: DFUOptions) async -> DFUResult
+    private func updateOnce(_ package: FirmwarePackage, at target: String, options: DFUOptions) async
+        -> DFUResult
     {
-        let updater = DFUUpdater(
-            package: package, central: central, device: .address(target), options: options)
+        let updater = package.updater(central: central, device: .address(target), options: options)
         let controller = DFUController()
-        let (_, events) = updater.start(controller: controller)
+        let (_, events) = updater.start(controller: controller, observer: { _ in })
         return await withTaskCancellationHandler {
             var result: DFUResult?
             for await event in events {

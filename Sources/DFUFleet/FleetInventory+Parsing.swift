@@ -148,24 +148,12 @@ extension FleetDeviceEntry {
             "simulate",
             allowed: [
                 "kind", "dfu_version", "firmware_version", "hw_version", "sd_id", "public_key", "mtu",
-                "faults",
+                "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
+                "smp_reassembly", "smp_image_check",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),
             force: try entry.bool("force"), simulate: try simulate.map(FleetSimulationSpec.init))
-    }
-}
-
-extension FleetSimulationSpec {
-    fileprivate init(_ object: InventoryObject) throws(FleetInventoryError) {
-        guard let kind = try object.string("kind") else {
-            throw FleetInventoryError("\(object.place): kind missing")
-        }
-        self.init(
-            kind: kind, dfuVersion: try object.string("dfu_version"),
-            firmwareVersion: try object.string("firmware_version"), hwVersion: try object.text("hw_version"),
-            sdId: try object.text("sd_id"), publicKey: try object.string("public_key"),
-            mtu: try object.integer("mtu", in: 23...517), faults: try object.strings("faults") ?? [])
     }
 }
 

@@ -90,6 +90,16 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var publicKey: String?
     public var mtu: Int?
     public var faults: [String]
+    /// Flash speeds (`page_erase_ms`, `word_write_us`).
+    public var pageEraseMs: Int?
+    public var wordWriteUs: Int?
+    /// `smp-app` settings (`slot_kib`, `smp_buf_size`, `smp_buf_count`, `smp_reassembly`,
+    /// `smp_image_check`).
+    public var slotKib: Int?
+    public var smpBufSize: Int?
+    public var smpBufCount: Int?
+    public var smpReassembly = false
+    public var smpImageCheck = false
 
     public init(
         kind: String, dfuVersion: String? = nil, firmwareVersion: String? = nil, hwVersion: String? = nil,

@@ -94,7 +94,7 @@ extension FleetRun {
         }
         let packaged =
             options.update.packageVersion.flatMap(DFUFirmwareVersion.init)
-            ?? package.applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
+            ?? package.applicationVersion
         let check = DFUVersionCheck(
             installed: info.firmwareRevision, package: packaged,
             force: found.entry.force ?? fleet.inventory.defaults.force)

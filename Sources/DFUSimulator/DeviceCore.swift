@@ -12,6 +12,8 @@ struct DeviceCore: Sendable {
     let identityAddress: BluetoothAddress
     var banks: FlashBanks
     var flash: FlashQueue
+    /// The MCUboot slots of an SMP device (`smp-app`); nil for the nRF5 kinds.
+    var mcuboot: MCUbootSlots?
 
     // Bootloader settings.
     /// The application version downgrades are checked against.
@@ -49,6 +51,7 @@ struct DeviceCore: Sendable {
         var timing = configuration.timing
         for case .slowFlash(let duration) in configuration.faults { timing.pageErase = duration }
         self.timing = timing
+        if configuration.kind == .smpApp { installFactoryMCUbootImage() }
     }
 
     /// Stand-in bytes for the application the device left the factory with.

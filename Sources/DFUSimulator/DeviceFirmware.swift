@@ -1,4 +1,5 @@
 import GATT
+import MCUmgr
 import NordicDFU
 
 /// The firmware a simulated device runs right now. Its RAM state is this value; a reset replaces it.
@@ -6,6 +7,7 @@ enum DeviceFirmware: Sendable {
     case application(ApplicationFirmware)
     case secureBootloader(SecureBootloader)
     case legacyBootloader(LegacyBootloader)
+    case smpApplication(SMPApplication)
     /// Resetting: nothing runs. Also holds the place while a bootloader value is mutated, so that
     /// its image buffer stays uniquely referenced and is not copied on every packet.
     case off
@@ -15,7 +17,7 @@ enum DeviceFirmware: Sendable {
     var isBootloader: Bool {
         switch self {
         case .secureBootloader, .legacyBootloader: true
-        case .application, .off: false
+        case .application, .smpApplication, .off: false
         }
     }
 
@@ -24,6 +26,7 @@ enum DeviceFirmware: Sendable {
         case .application(let application): application.services
         case .secureBootloader: GATTLayout.secureBootloader
         case .legacyBootloader: GATTLayout.legacyBootloader
+        case .smpApplication: GATTLayout.smpApplication
         case .off: []
         }
     }
@@ -33,6 +36,7 @@ enum DeviceFirmware: Sendable {
         case .application(let application): application.advertisedServices
         case .secureBootloader: [Self.uuids.secureService]
         case .legacyBootloader: [Self.uuids.legacyService]
+        case .smpApplication: [SMPUUIDs.service]
         case .off: []
         }
     }
@@ -67,6 +71,11 @@ enum DeviceFirmware: Sendable {
             self = .off
             defer { self = .legacyBootloader(bootloader) }
             return bootloader.write(characteristic, bytes, at: time, core: &core)
+        case .smpApplication(var application):
+            guard characteristic == SMPUUIDs.characteristic else { return .none }
+            self = .off
+            defer { self = .smpApplication(application) }
+            return application.write(bytes, at: time, core: &core)
         case .off:
             return .none
         }
@@ -74,9 +83,15 @@ enum DeviceFirmware: Sendable {
 
     /// The link dropped without a reset.
     mutating func linkDropped() {
-        if case .legacyBootloader(var bootloader) = self {
+        switch self {
+        case .legacyBootloader(var bootloader):
             bootloader.linkDropped()
             self = .legacyBootloader(bootloader)
+        case .smpApplication(var application):
+            application.linkDropped()
+            self = .smpApplication(application)
+        default:
+            break
         }
     }
 }

@@ -13,7 +13,7 @@ public struct DeviceSnapshot: Equatable, Sendable {
     public var name: String
     public var mode: Mode
     /// One entry per installed image type; the factory application of an application-kind device
-    /// is a 4 KiB stand-in.
+    /// is a 4 KiB stand-in. An SMP device's `application` is the file in its primary slot.
     public var images: [InstalledImageType: InstalledImage]
     /// How many times the bootloader activated an image.
     public var activations: Int
@@ -21,12 +21,19 @@ public struct DeviceSnapshot: Equatable, Sendable {
     public var firmwareRevision: String
     /// Connection attempts so far, refused ones included.
     public var connectionAttempts: Int
+    /// An SMP device's MCUboot slots as its image list shows them; empty for the nRF5 kinds.
+    public var slots: [MCUbootSlotState]
 
     init(_ device: SimulatedDevice) {
         address = device.address.description
         name = device.advertisedName
         mode = device.firmware.isBootloader ? .bootloader : .application
         images = device.core.banks.installed
+        slots = device.core.mcuboot?.states ?? []
+        if let mcuboot = device.core.mcuboot {
+            // The file in the primary slot: its SHA-256 is the uploaded file's.
+            images = [.application: InstalledImage(bytes: mcuboot.primaryBytes[...], version: nil)]
+        }
         activations = device.core.banks.activations
         firmwareRevision = device.core.firmwareRevision
         connectionAttempts = device.core.connectAttempts

@@ -126,6 +126,10 @@ struct FlashBanks: Sendable {
         activations += 1
     }
 
+    /// Counts an activation the banks do not hold: MCUboot swapping a new image in for good or
+    /// on test.
+    mutating func countActivation() { activations += 1 }
+
     /// The FWID in the SoftDevice info structure of `image`'s SoftDevice part (at 0x2000 into the
     /// image, magic 0x51B1E5DB at +4, FWID at +12), if it has one.
     static func softDeviceID(in image: ValidatedImage) -> UInt16? {

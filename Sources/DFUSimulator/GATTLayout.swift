@@ -1,4 +1,5 @@
 import GATT
+import MCUmgr
 import NordicDFU
 
 /// A characteristic as the device declares it.
@@ -53,4 +54,15 @@ enum GATTLayout {
     }
 
     static let legacyApplication = [deviceInformation, legacyDFUService]
+
+    /// Zephyr's SMP service (`smp_bt.c`): one characteristic, write without response and notify.
+    static let smpApplication = [
+        deviceInformation,
+        ServiceSpec(
+            uuid: SMPUUIDs.service,
+            characteristics: [
+                CharacteristicSpec(
+                    uuid: SMPUUIDs.characteristic, properties: [.writeWithoutResponse, .notify])
+            ]),
+    ]
 }

@@ -45,13 +45,19 @@ struct SimulatedDevice: Sendable {
         if target == .applicationIfValid, !core.banks.hasApplication {
             target = .bootloader(keepsAddress: kind == .secureAppBonded)
         }
+        var bootTime = core.timing.bootTime.nanoseconds
         switch target {
+        case .applicationIfValid where kind == .smpApp:
+            bootTime += core.bootMCUboot()
+            firmware = .smpApplication(SMPApplication(configuration: configuration.smp, timing: core.timing))
+            address = core.identityAddress
+            advertisedName = configuration.name
         case .applicationIfValid:
             let entry: ApplicationFirmware.DFUEntry =
                 switch kind {
                 case .secure, .secureApp: .buttonlessWithoutBonds
                 case .secureAppBonded: .buttonlessWithBonds
-                case .legacy, .legacyApp: .legacy
+                case .legacy, .legacyApp, .smpApp: .legacy
                 }
             firmware = .application(ApplicationFirmware(entry: entry))
             address = core.identityAddress
@@ -65,7 +71,7 @@ struct SimulatedDevice: Sendable {
             advertisedName = kind.isLegacy ? configured : core.bootloaderName ?? configured
         }
         core.flash.reset(at: time)
-        availableAt = time + core.timing.bootTime.nanoseconds
+        availableAt = time + bootTime
     }
 
     var advertisement: Advertisement {

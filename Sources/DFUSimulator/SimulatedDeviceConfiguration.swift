@@ -1,4 +1,5 @@
 import GATT
+import MCUmgr
 import NordicDFU
 
 /// Everything that makes one simulated device: the `--sim-*` options of the CLI contract and the
@@ -50,6 +51,8 @@ public struct SimulatedDeviceConfiguration: Sendable {
     /// Legacy device type / revision in UICR; nil means erased UICR (any value accepted).
     public var legacyDeviceType: UInt16?
     public var legacyDeviceRevision: UInt16?
+    /// The SMP device's slots and transport (`smp-app` only).
+    public var smp = SMPDeviceConfiguration()
 
     /// A device of `kind` with the contract's defaults for everything else.
     public init(
@@ -94,6 +97,14 @@ public struct SimulatedDeviceConfiguration: Sendable {
         }
         guard (1...4096).contains(commandObjectMaximumSize) else {
             throw SimulatorConfigurationError("command object maximum size \(commandObjectMaximumSize)")
+        }
+        if kind == .smpApp {
+            try smp.validate()
+            if let firmwareVersion, MCUbootVersion(firmwareVersion) == nil {
+                throw SimulatorConfigurationError(
+                    "--sim-firmware-version \(firmwareVersion) is not an MCUboot version (major.minor.revision[+build])"
+                )
+            }
         }
     }
 }

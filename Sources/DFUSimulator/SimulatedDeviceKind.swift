@@ -12,6 +12,8 @@ public enum SimulatedDeviceKind: String, CaseIterable, Hashable, Sendable {
     /// An application with the Legacy DFU service (DFU version 0.1); it hands its peer data to
     /// the bootloader, which keeps the address.
     case legacyApp = "legacy-app"
+    /// A Zephyr application booted by MCUboot, updated through MCUmgr's SMP service.
+    case smpApp = "smp-app"
 
     /// Whether the device speaks Legacy DFU.
     public var isLegacy: Bool { self == .legacy || self == .legacyApp }

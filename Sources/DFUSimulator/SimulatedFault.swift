@@ -15,6 +15,9 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
     case rejectConnect(Int)
     /// Every 4 KiB page erase takes this long instead of the nRF52's 85 ms.
     case slowFlash(Duration)
+    /// SMP device: an image swapped in for a test fails to boot (it resets before confirming
+    /// itself), so MCUboot swaps the previous image back at once.
+    case revertAfterTest
 
     /// The fault as `--sim-fault` spells it.
     public var description: String {
@@ -25,6 +28,7 @@ public enum SimulatedFault: Hashable, Sendable, CustomStringConvertible {
         case .dropFinalAnswer(let n): "drop-final-answer=\(n)"
         case .rejectConnect(let k): "reject-connect=\(k)"
         case .slowFlash(let duration): "slow-flash=\(duration.nanoseconds / 1_000_000)"
+        case .revertAfterTest: "revert-after-test"
         }
     }
 }

@@ -53,6 +53,9 @@ public enum TransferBound {
         switch transfer.dfuProtocol {
         case .secure: schedule.runSecure(transfer)
         case .legacy: schedule.runLegacy(transfer)
+        case .smp:
+            preconditionFailure(
+                "TransferBound models Nordic DFU; an SMP transfer has no init packet or objects")
         }
         return schedule.finishedAt.duration
     }

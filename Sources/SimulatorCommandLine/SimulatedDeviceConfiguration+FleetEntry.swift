@@ -26,8 +26,15 @@ extension SimulatedDeviceConfiguration {
             ("--sim-dfu-version", spec.dfuVersion), ("--sim-firmware-version", spec.firmwareVersion),
             ("--sim-hw-version", spec.hwVersion), ("--sim-sd-id", spec.sdId),
             ("--sim-public-key", spec.publicKey), ("--sim-mtu", spec.mtu.map(String.init)),
+            ("--sim-page-erase-ms", spec.pageEraseMs.map(String.init)),
+            ("--sim-word-write-us", spec.wordWriteUs.map(String.init)),
+            ("--sim-slot-kib", spec.slotKib.map(String.init)),
+            ("--sim-smp-buf-size", spec.smpBufSize.map(String.init)),
+            ("--sim-smp-buf-count", spec.smpBufCount.map(String.init)),
         ]
         for case (let option, let value?) in values { arguments += [option, value] }
+        if spec.smpReassembly { arguments.append("--sim-smp-reassembly") }
+        if spec.smpImageCheck { arguments.append("--sim-smp-image-check") }
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
             self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)

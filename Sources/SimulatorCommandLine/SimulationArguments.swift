@@ -10,7 +10,7 @@ extension SimulatedDeviceKind: ExpressibleByArgument {}
 
 extension SimulatedFault: ExpressibleByArgument {
     /// Reads `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `drop-final-answer=N`,
-    /// `reject-connect=K` or `slow-flash=MS`; nil for anything else (``SimulatedFault/problem(with:)`` says why).
+    /// `reject-connect=K`, `slow-flash=MS` or `revert-after-test`; nil for anything else (``SimulatedFault/problem(with:)`` says why).
     public init?(argument: String) {
         guard case .success(let fault) = Self.read(argument) else { return nil }
         self = fault
@@ -25,14 +25,15 @@ extension SimulatedFault: ExpressibleByArgument {
     /// The fault names `--sim-fault` accepts.
     public static let names = [
         "disconnect-at", "drop-notification", "crc-error", "drop-final-answer", "reject-connect",
-        "slow-flash",
+        "slow-flash", "revert-after-test",
     ]
 
     /// The forms `--sim-fault` accepts, for help texts.
     public static let forms =
-        "disconnect-at=BYTES|drop-notification=N|crc-error=N|drop-final-answer=N|reject-connect=K|slow-flash=MS"
+        "disconnect-at=BYTES|drop-notification=N|crc-error=N|drop-final-answer=N|reject-connect=K|slow-flash=MS|revert-after-test"
 
     private static func read(_ spec: String) -> Result<SimulatedFault, SimulatorConfigurationError> {
+        if spec == "revert-after-test" { return .success(.revertAfterTest) }
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let value = Int(parts[1]) else {
             return .failure(

@@ -41,17 +41,61 @@ public struct SimulationOptions: ParsableArguments {
             "A fault the simulated device injects (repeatable).", valueName: SimulatedFault.forms))
     public var simFault: [SimulatedFault] = []
 
+    @Option(help: "Time, in ms, to erase one 4 KiB flash page, 0 … 10000 (85, nRF52).")
+    public var simPageEraseMs: Int?
+
+    @Option(help: "Time, in µs, to write one 32-bit flash word, 0 … 1000 (41, nRF52).")
+    public var simWordWriteUs: Int?
+
+    @Option(
+        help: "smp-app: bytes in each MCUboot slot, in KiB, 4 … 16384 (472, the nRF52840 DK's partitions).")
+    public var simSlotKib: Int?
+
+    @Option(
+        help:
+            "smp-app: the largest SMP frame the device takes (CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE), 64 … 65535 (384; NCS fast DFU 2475)."
+    )
+    public var simSmpBufSize: Int?
+
+    @Option(
+        help:
+            "smp-app: SMP buffers for queued requests and the answer being built (CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT), 2 … 64 (4)."
+    )
+    public var simSmpBufCount: Int?
+
+    @Flag(
+        help:
+            "smp-app: a frame may span several writes (CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY); without it each write must hold whole frames."
+    )
+    public var simSmpReassembly = false
+
+    @Flag(
+        help:
+            "smp-app: the last upload answer says whether the file's SHA-256 matched (CONFIG_IMG_ENABLE_IMAGE_CHECK)."
+    )
+    public var simSmpImageCheck = false
+
     public init() {}
 
     /// Whether any `--sim-*` option was given.
     public var usesSimulatorOptions: Bool {
         simDfuVersion != nil || simFirmwareVersion != nil || simHwVersion != nil || simSdId != nil
             || simPublicKey != nil || simMtu != nil || simBankKib != nil || !simFault.isEmpty
+            || simPageEraseMs != nil || simWordWriteUs != nil || usesSMPOptions
+    }
+
+    /// Whether any option only an `smp-app` device takes was given.
+    private var usesSMPOptions: Bool {
+        simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
+            || simSmpImageCheck
     }
 
     public func validate() throws {
         if simulate == nil, usesSimulatorOptions {
             throw ValidationError("the --sim-* options need --simulate KIND")
+        }
+        if let simulate, simulate != .smpApp, usesSMPOptions {
+            throw ValidationError("--sim-slot-kib and the --sim-smp-* options need --simulate smp-app")
         }
     }
 
@@ -88,12 +132,38 @@ public struct SimulationOptions: ParsableArguments {
             configuration.bankCapacity = simBankKib * 1024
         }
         configuration.faults = simFault
+        try applyFlashAndSMPOptions(to: &configuration)
         do {
             try configuration.validate()
         } catch {
             throw SimulationOptionsError(error.description)
         }
         return configuration
+    }
+}
+
+extension SimulationOptions {
+    /// The flash speeds and the `smp-app` settings, range-checked.
+    fileprivate func applyFlashAndSMPOptions(to configuration: inout SimulatedDeviceConfiguration)
+        throws(SimulationOptionsError)
+    {
+        if let simPageEraseMs {
+            guard (0...10_000).contains(simPageEraseMs) else {
+                throw SimulationOptionsError("--sim-page-erase-ms \(simPageEraseMs) is outside 0 … 10000")
+            }
+            configuration.timing.pageErase = .milliseconds(simPageEraseMs)
+        }
+        if let simWordWriteUs {
+            guard (0...1000).contains(simWordWriteUs) else {
+                throw SimulationOptionsError("--sim-word-write-us \(simWordWriteUs) is outside 0 … 1000")
+            }
+            configuration.timing.wordWrite = .microseconds(simWordWriteUs)
+        }
+        if let simSlotKib { configuration.smp.slotSize = simSlotKib * 1024 }
+        if let simSmpBufSize { configuration.smp.bufferSize = simSmpBufSize }
+        if let simSmpBufCount { configuration.smp.bufferCount = simSmpBufCount }
+        configuration.smp.reassembly = simSmpReassembly
+        configuration.smp.imageCheck = simSmpImageCheck
     }
 }
 

@@ -41,7 +41,8 @@ struct FleetRunMeasurement {
             defaults: .init(package: "bench"),
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })
         let fleet = try Fleet(
-            inventory: inventory, packages: ["bench": package], adapters: [adapter], options: options)
+            inventory: inventory, packages: ["bench": .nordic(package)], adapters: [adapter], options: options
+        )
 
         var measurement = FleetRunMeasurement()
         measurement.baselineResidentBytes = ResidentMemory.current()

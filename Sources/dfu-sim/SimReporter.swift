@@ -32,11 +32,13 @@ struct SimReporter: Sendable {
                             as [String: Any]
                     )
                 })
-            line([
+            var event: [String: Any] = [
                 "event": "simulator", "device": snapshot.address, "mode": snapshot.mode.rawValue,
                 "images": images,
                 "activations": snapshot.activations,
-            ])
+            ]
+            if !snapshot.slots.isEmpty { event["slots"] = snapshot.slots.map(Self.json) }
+            line(event)
         } else {
             line(
                 "\(snapshot.name) at \(snapshot.address) runs its \(snapshot.mode.rawValue); \(snapshot.activations) activation(s)"
@@ -45,8 +47,30 @@ struct SimReporter: Sendable {
                 let version = image.version.map { " version \($0)" } ?? ""
                 line("  \(type.rawValue): \(image.size) bytes\(version), sha256 \(image.sha256)")
             }
+            for slot in snapshot.slots {
+                let flags = Self.flags(of: slot).joined(separator: " ")
+                line("  slot \(slot.slot): \(slot.version), hash \(Self.hex(slot.hash)) \(flags)")
+            }
         }
     }
+
+    /// A slot of an SMP device as the `simulator` event reports it.
+    private static func json(_ slot: MCUbootSlotState) -> [String: Any] {
+        [
+            "slot": slot.slot, "version": slot.version, "hash": hex(slot.hash), "size": slot.size,
+            "bootable": slot.bootable, "pending": slot.pending, "confirmed": slot.confirmed,
+            "active": slot.active, "permanent": slot.permanent,
+        ]
+    }
+
+    private static func flags(of slot: MCUbootSlotState) -> [String] {
+        [
+            (slot.active, "active"), (slot.confirmed, "confirmed"), (slot.pending, "pending"),
+            (slot.permanent, "permanent"),
+        ].filter(\.0).map(\.1)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// The device received a write (`--trace`): when (ms since dfu-sim started), the
     /// characteristic, the value's length and first bytes (hex), and how long after the write each

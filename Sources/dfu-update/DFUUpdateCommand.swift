@@ -5,11 +5,12 @@ import DFUSupport
 struct DFUUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dfu-update",
-        abstract: "Update the firmware of Nordic nRF5 devices over Bluetooth LE, through BlueZ.",
+        abstract: "Update the firmware of Nordic devices over Bluetooth LE, through BlueZ.",
         discussion: """
             Reads Nordic DFU packages (.zip made by nrfutil, or a bare .bin/.hex with an optional \
             .dat), checks them, and sends them with the Legacy (SDK <= 11) or Secure (SDK >= 12) \
-            DFU protocol. Every command takes --json for machine-readable output; the output, \
+            DFU protocol; reads MCUboot images and nRF Connect SDK dfu_application.zip and \
+            uploads them over SMP (MCUmgr). Every command takes --json for machine-readable output; the output, \
             exit codes and error classes are a contract: docs/cli-contract.md.
 
             Examples:
@@ -18,6 +19,7 @@ struct DFUUpdateCommand: AsyncParsableCommand {
               dfu-update scan --timeout 5 --dfu-only
               dfu-update info --device C0:DE:00:00:00:10
               dfu-update flash Firmware/secure_app.zip --device C0:DE:00:00:00:10
+              dfu-update flash Firmware/smp_app_1.1.0.bin --simulate smp-app
               dfu-update flash Firmware/secure_app.zip --simulate secure-app
             """,
         version: BuildInfo.description,

@@ -9,17 +9,25 @@ import SimulatorCommandLine
 struct FlashCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "flash",
-        abstract: "Update a device with a DFU package.",
+        abstract: "Update a device with a DFU package or an MCUboot image.",
         discussion: """
-            Connects, compares the device's firmware version with the package's (skipping a \
+            Nordic DFU (nRF5 SDK devices): connects, compares the device's firmware version with the package's (skipping a \
             device that is up to date unless --force), switches an application into its \
             bootloader (buttonless DFU), sends every image of the package and waits for the \
             device to activate it. Secure DFU resumes after a lost link; Ctrl-C aborts and \
             leaves the device able to take the update again. A package whose hash Nordic's \
             bootloaders cannot check (not sha256) is refused before connecting.
+
+            SMP (nRF Connect SDK and Zephyr devices with MCUboot): given an MCUboot image or a \
+            dfu_application.zip, reads the device's image list (skipping images it runs), \
+            uploads each image with several chunks in flight (resuming after a lost link), then \
+            activates them as --activation says and checks what the device runs.
             """)
 
-    @Argument(help: "The DFU package: a .zip, or a bare .bin/.hex application.")
+    @Argument(
+        help:
+            "The firmware: a Nordic DFU .zip or bare .bin/.hex, an nRF Connect SDK dfu_application.zip, or an MCUboot image."
+    )
     var package: String
 
     @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
@@ -46,8 +54,9 @@ struct FlashCommand: ContractCommand {
     }
 
     func run() async throws {
-        let firmware = try DFUPackage(contentsOf: URL(fileURLWithPath: package))
-        try firmware.checkBootloadersCanVerify()
+        let firmware = try FirmwarePackage(
+            contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
+        if case .nordic(let nordic) = firmware { try nordic.checkBootloadersCanVerify() }
         let target = device.map(DeviceIdentifier.init) ?? .address(Self.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
@@ -59,9 +68,15 @@ struct FlashCommand: ContractCommand {
             central = try await bluetooth.central()
         }
 
-        let updater = DFUUpdater(package: firmware, central: central, device: target, options: options)
+        let updater: any FirmwareUpdater =
+            switch firmware {
+            case .nordic(let nordic):
+                DFUUpdater(package: nordic, central: central, device: target, options: options)
+            case .mcuboot(let images):
+                SMPUpdater(package: images, central: central, device: target, options: options)
+            }
         let reporter = FlashReporter(device: target.description, json: json)
-        let (controller, events) = updater.start()
+        let (controller, events) = updater.start(controller: DFUController(), observer: { _ in })
         let interrupt = InterruptHandler { controller.abort() }
         var result: DFUResult?
         for await event in events {
@@ -114,8 +129,20 @@ extension DeviceSnapshot {
                 ])
             )
         }
-        return [
+        let members: [(String, JSONValue)] = [
             ("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations)),
         ]
+        return slots.isEmpty ? members : members + [("slots", .array(slots.map(\.contractValue)))]
+    }
+}
+
+extension MCUbootSlotState {
+    /// A slot of an SMP device as the contract's `simulator` event reports it.
+    var contractValue: JSONValue {
+        .object([
+            ("slot", .int(slot)), ("version", .string(version)), ("hash", .string(hash.hexString())),
+            ("size", .int(size)), ("bootable", .bool(bootable)), ("pending", .bool(pending)),
+            ("confirmed", .bool(confirmed)), ("active", .bool(active)), ("permanent", .bool(permanent)),
+        ])
     }
 }

@@ -9,8 +9,9 @@ struct InfoCommand: ContractCommand {
         abstract: "Connect to a device and show its firmware version and DFU support.",
         discussion: """
             Reads the Device Information strings (firmware, hardware, software revision) and \
-            finds out which Nordic DFU protocol the device speaks and whether it runs its \
-            application or the bootloader, as flash would; then disconnects.
+            finds out which protocol the device takes updates by (Secure or Legacy DFU, or SMP) \
+            and whether it runs its application or the bootloader, as flash would; then \
+            disconnects.
             """)
 
     @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")

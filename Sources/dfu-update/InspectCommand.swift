@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MCUmgr
 import NordicDFU
 
 /// `dfu-update inspect PKG [--public-key FILE] [--json]`: reads and checks a package, and describes
@@ -7,20 +8,22 @@ import NordicDFU
 struct InspectCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Check a DFU package and describe its images.",
+        abstract: "Check a DFU package or an MCUboot image and describe its images.",
         discussion: """
             Reads a .zip made by nrfutil (Secure or Legacy DFU), or a bare .bin/.hex application \
             (with the .dat of the same name beside it, if any), checks every init packet against \
-            its image, and prints the images in the order they are sent. Exit 65 when the package \
+            its image, and prints the images in the order they are sent. Reads an nRF Connect SDK \
+            dfu_application.zip or an MCUboot image too: checks each image's SHA-256 TLV and, with \
+            --public-key (PEM, ECDSA P-256 or Ed25519), its signature. Exit 65 when the package \
             is invalid, 66 when the file cannot be read.
             """)
 
-    @Argument(help: "The package: .zip, or a bare .bin/.hex firmware file.")
+    @Argument(help: "The package: .zip, a bare .bin/.hex firmware file, or an MCUboot image.")
     var package: String
 
     @Option(
         name: .customLong("public-key"),
-        help: "Check signatures with this key: PEM, or nrfutil's 128-hex-digit form.")
+        help: "Check signatures with this key: PEM, or nrfutil's 128-hex-digit form (Nordic packages).")
     var publicKey: String?
 
     @Flag(help: "Print one JSON object (docs/cli-contract.md).")
@@ -29,37 +32,79 @@ struct InspectCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let key = try publicKey.map(Self.readKey)
-        let package = try DFUPackage(contentsOf: URL(fileURLWithPath: self.package))
+        // the key before the package: a key that is no key is a usage error whatever the package
+        let key = try publicKey.map { path in try Keys(path: path, text: Self.keyText(path)) }
+        switch try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)) {
+        case .nordic(let package): try describe(package, key: key?.nordic())
+        case .mcuboot(let package): try describe(package, key: key?.mcuboot())
+        }
+    }
+
+    private func describe(_ package: DFUPackage, key: DFUPublicKey?) throws {
         let report = PackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         // a check asked for and failed: the description above says which image
         if let key, let failing = package.images.firstIndex(where: { $0.verifySignature(with: key) == false })
         {
-            if !json {
-                Output.error(
-                    "error: \(self.package): the signature of image \(failing + 1) does not verify with "
-                        + "\(publicKey ?? "the key")")
-            }
-            throw ExitCode.invalidPackage
+            try fail("the signature of image \(failing + 1) does not verify")
         }
     }
 
-    private static func readKey(_ path: String) throws -> DFUPublicKey {
+    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?) throws {
+        let report = MCUbootPackageReport(package: package, file: self.package, key: key)
+        Output.line(json ? report.json.serialized() : report.table)
+        if report.signatureFails { try fail("a signature does not verify") }
+    }
+
+    /// Exit 65 after a signature check asked for failed; a person reads why.
+    private func fail(_ what: String) throws -> Never {
+        if !json { Output.error("error: \(self.package): \(what) with \(publicKey ?? "the key")") }
+        throw ExitCode.invalidPackage
+    }
+
+    private static func keyText(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(
                 errorClass: DFUPackageError.Kind.fileNotFound.rawValue,
                 message: "\(path): the public key file cannot be read; check the path and its permissions",
                 exitCode: .fileNotFound)
         }
-        do {
-            return try DFUPublicKey(text: String(decoding: data, as: UTF8.self))
-        } catch {
-            throw CommandFailure(
-                errorClass: "invalid_public_key",
-                message:
-                    "\(path): \(error); give a PEM public key or nrfutil's hex form (nrfutil keys display)",
-                exitCode: .usage)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `--public-key` read as either family's key, refused (exit 64) when it is neither, or not
+    /// the package's family's.
+    private struct Keys {
+        var path: String
+        var nordicKey: Result<DFUPublicKey, any Error>
+        var mcubootKey: Result<MCUbootPublicKey, any Error>
+
+        init(path: String, text: String) throws {
+            self.path = path
+            nordicKey = Result { try DFUPublicKey(text: text) }
+            mcubootKey = Result { try MCUbootPublicKey(pem: text) }
+            if case .failure(let error) = nordicKey, case .failure = mcubootKey {
+                throw invalid(
+                    error, advice: "give a PEM public key or nrfutil's hex form (nrfutil keys display)")
+            }
+        }
+
+        func nordic() throws -> DFUPublicKey {
+            do { return try nordicKey.get() } catch {
+                throw invalid(
+                    error, advice: "give the key the package was signed with (nrfutil keys display)")
+            }
+        }
+
+        func mcuboot() throws -> MCUbootPublicKey {
+            do { return try mcubootKey.get() } catch {
+                throw invalid(error, advice: "give the PEM key the image was signed for (imgtool getpub)")
+            }
+        }
+
+        private func invalid(_ error: any Error, advice: String) -> CommandFailure {
+            CommandFailure(
+                errorClass: "invalid_public_key", message: "\(path): \(error); \(advice)", exitCode: .usage)
         }
     }
 }

@@ -27,7 +27,7 @@ struct PackageReport {
             ("size", .int(image.firmware.count)),
             ("crc32", .int(Int(image.crc32))),
             ("crc16", .int(Int(image.crc16))),
-            ("sha256", .string(hex(image.sha256))),
+            ("sha256", .string(image.sha256.hexString())),
             ("sd_size", .optional(image.sdSize)),
             ("bl_size", .optional(image.blSize)),
             ("init_packet", initPacketJSON(image)),
@@ -38,7 +38,7 @@ struct PackageReport {
         guard let dat = image.initPacket, let decoded = image.decodedInitPacket else { return .null }
         var members: [(String, JSONValue)] = [
             ("size", .int(dat.count)),
-            ("sha256", .string(hex(image.initPacketSHA256 ?? []))),
+            ("sha256", .string((image.initPacketSHA256 ?? []).hexString())),
             ("signed", .bool(image.isSigned)),
             ("signature_valid", key.flatMap { image.verifySignature(with: $0) }.map(JSONValue.bool) ?? .null),
         ]
@@ -54,7 +54,7 @@ struct PackageReport {
                 ("bl_size", .int(Int(packet.blSize))),
                 ("app_size", .int(Int(packet.appSize))),
                 ("hash_type", .string(packet.hashType.rawValue)),
-                ("hash", .string(hex(packet.hash))),
+                ("hash", .string(packet.hash.hexString())),
                 ("is_debug", .bool(packet.isDebug)),
                 (
                     "boot_validation",
@@ -62,7 +62,7 @@ struct PackageReport {
                         packet.bootValidation.enumerated().map { index, validation in
                             .object([
                                 ("type", .string(validation.type.rawValue)),
-                                ("bytes", .string(hex(validation.bytes))),
+                                ("bytes", .string(validation.bytes.hexString())),
                                 ("signature_valid", bootValidity?[index].map(JSONValue.bool) ?? .null),
                             ])
                         })
@@ -77,7 +77,7 @@ struct PackageReport {
                 ("ext_packet_id", .optional(packet.extPacketID)),
                 ("crc16", .optional(packet.firmwareCRC16)),
                 ("firmware_length", .optional(packet.firmwareLength)),
-                ("firmware_hash", .optional(packet.firmwareHash.map(hex))),
+                ("firmware_hash", .optional(packet.firmwareHash.map { $0.hexString() })),
             ]
         }
         return .object(members)
@@ -100,16 +100,7 @@ struct PackageReport {
                 sdReqText(image), signatureText(image),
             ]
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max()!
-        }
-        for row in [header] + rows {
-            let cells = row.enumerated().map { column, cell in
-                column == row.count - 1
-                    ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }
-            lines.append("  " + cells.joined(separator: "  "))
-        }
+        lines += TextTable.lines(header: header, rows: rows)
         return lines.joined(separator: "\n")
     }
 
@@ -143,18 +134,5 @@ struct PackageReport {
         case false?: return "signed, signature INVALID for this key"
         case nil: return "signed (give --public-key to check)"
         }
-    }
-
-    // MARK: - Helpers
-
-    private func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -8,7 +8,8 @@ import NordicDFU
 struct ScanCommand: ContractCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "List nearby Bluetooth LE devices and whether they offer Nordic DFU.",
+        abstract:
+            "List nearby Bluetooth LE devices and whether they take firmware updates (Nordic DFU, SMP).",
         discussion: """
             Scans for --timeout seconds, then prints each device found once, with the latest \
             data it advertised. With --json, one JSON object per line (JSON Lines).
@@ -24,7 +25,7 @@ struct ScanCommand: ContractCommand {
     @Option(help: "Only devices whose advertised name matches this pattern (* any run of characters, ? one).")
     var name: String?
 
-    @Flag(help: "Only devices that advertise Nordic DFU (Secure or Legacy).")
+    @Flag(help: "Only devices that advertise Nordic DFU (Secure or Legacy) or SMP.")
     var dfuOnly = false
 
     @Flag(help: "Print JSON Lines (docs/cli-contract.md).")

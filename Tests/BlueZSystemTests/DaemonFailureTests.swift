@@ -19,6 +19,10 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
     /// The faulted device's page erase in ms: an object's Execute waits about this long for the
     /// flash, with no write in flight, and that is when the fault comes (see `flash`).
     private let slowEraseMs = 500
+    /// The faulted device's flash word write in µs (nRF52: 41): an object's 1,024 words take
+    /// 0.3 s to write, so that the Execute's answer is still held back when the updater, slowed
+    /// down on a loaded machine, streams an object more slowly than the erase takes.
+    private let slowWordWriteUs = 300
     /// How long after the fault the updater may take to give up: its connection attempts
     /// (3 × 10 s) and the bootloader scan (10 s), with room for the emulator.
     private let giveUpBound = Duration.seconds(60)
@@ -81,7 +85,12 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
 
     /// A Secure device that reports the writes it takes and erases slowly.
     private func simulateTraced() async throws -> (DFUSimProcess, String) {
-        try await simulate("secure", ["--trace", "--sim-fault", "slow-flash=\(slowEraseMs)"])
+        try await simulate(
+            "secure",
+            [
+                "--trace", "--sim-fault", "slow-flash=\(slowEraseMs)", "--sim-word-write-us",
+                "\(slowWordWriteUs)",
+            ])
     }
 
     /// Runs the update of `package`, runs `fault` once `simulator` took the Execute of

@@ -21,7 +21,7 @@ final class InterruptionTests: XCTestCase {
             })
         return try Fleet(
             inventory: inventory,
-            packages: [package: try FleetFixtures.secure(version: 20000, size: 40000, seed: 4)],
+            packages: [package: .nordic(try FleetFixtures.secure(version: 20000, size: 40000, seed: 4))],
             adapters: [adapter], options: FleetFixtures.options(concurrency: concurrency), state: state)
     }
 

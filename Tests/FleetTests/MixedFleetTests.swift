@@ -58,11 +58,12 @@ final class MixedFleetTests: XCTestCase {
     }
 
     func testFiftyNineDevicesEndHoldingWhatTheReportSays() async throws {
-        let packages = [
+        let nordic = [
             "A": try FleetFixtures.secure(version: 20000, seed: 1),
             "B": try FleetFixtures.secure(version: 30000, size: 7000, seed: 2),
             "L": try FleetFixtures.legacy(version: 2, seed: 3),
         ]
+        let packages = nordic.mapValues(FirmwarePackage.nordic)
         let cases = cases()
         let missing = "C0:DE:00:00:FF:F0"
         let inventory = try FleetInventory(
@@ -96,7 +97,7 @@ final class MixedFleetTests: XCTestCase {
         XCTAssertEqual(notFound.failure?.error, .failedToConnect)
         XCTAssertEqual(log.planned[missing]?.found, false)
 
-        let shas = packages.mapValues(FleetFixtures.sha256)
+        let shas = nordic.mapValues(FleetFixtures.sha256)
         for (index, testCase) in cases.enumerated() {
             let name = testCase.entry.device
             let device = try XCTUnwrap(report.device(name), name)
@@ -110,7 +111,7 @@ final class MixedFleetTests: XCTestCase {
                 XCTAssertEqual(snapshot.activations, 1, name)
                 XCTAssertEqual(device.versionAfter, snapshot.firmwareRevision, name)
                 XCTAssertGreaterThanOrEqual(
-                    device.bytesSent, packages[package]!.images[0].firmware.count, name)
+                    device.bytesSent, nordic[package]!.images[0].firmware.count, name)
                 XCTAssertGreaterThan(device.duration, .zero, name)
             } else {
                 XCTAssertFalse(shas.values.contains { $0 == held }, "\(name) got an image")

@@ -18,7 +18,8 @@ final class RolloutTests: XCTestCase {
             defaults: .init(package: package),
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })
         let fleet = try Fleet(
-            inventory: inventory, packages: [package: try FleetFixtures.secure(version: 20000, seed: 9)],
+            inventory: inventory,
+            packages: [package: .nordic(try FleetFixtures.secure(version: 20000, seed: 9))],
             adapters: [adapter], options: options, state: state)
         return (fleet, centrals)
     }

@@ -1,5 +1,6 @@
 import Crypto
 import MCUmgr
+import TestSupport
 import XCTest
 
 /// Images built byte by byte in the test: what the reader recovers, and what it refuses.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MCUmgr
+import TestSupport
 import XCTest
 
 /// Signatures over images built in the test with swift-crypto keys, checked as MCUboot checks

@@ -34,7 +34,8 @@ final class FaultArgumentTests: XCTestCase {
 
     func testKindNamesMatchTheContract() {
         XCTAssertEqual(
-            SimulatedDeviceKind.names, ["secure", "secure-app", "secure-app-bonded", "legacy", "legacy-app"])
+            SimulatedDeviceKind.names,
+            ["secure", "secure-app", "secure-app-bonded", "legacy", "legacy-app", "smp-app"])
         XCTAssertEqual(SimulatedDeviceKind.allValueStrings, SimulatedDeviceKind.names)
     }
 

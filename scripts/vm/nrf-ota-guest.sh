@@ -4,32 +4,16 @@
 set -euo pipefail
 bin=$1 venv=$2 package=$3
 shift 3
-events=$(mktemp)
-"$bin/dfu-sim" --simulate legacy --adapter hci1 --json "$@" > "$events" &
-sim=$!
-trap 'kill $sim 2>/dev/null || true' EXIT
-for _ in $(seq 100); do grep -q '"advertising"' "$events" && break; sleep 0.2; done
-address=$("$venv/bin/python" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["device"])' "$events")
+. "$(dirname "$0")/dfu-sim-guest.sh"
+start_dfu_sim "$bin" "$venv/bin/python" legacy "$@"
 echo "== nrf-ota $package --device $address"
 started=$(date +%s.%N)
 set +e
-# nrf-ota has no adapter option and bleak takes the first powered adapter in a set, which may be
-# hci1 (dfu-sim's): pin bleak's default adapter to hci0, then run nrf-ota's own command line.
-timeout 240 "$venv/bin/python" -c '
-import sys
-from bleak.backends.bluezdbus.manager import BlueZManager
-BlueZManager.get_default_adapter = lambda self: "/org/bluez/hci0"
-from nrf_ota.__main__ import main
-sys.argv = ["nrf-ota"] + sys.argv[1:]
-main()
-' "$package" --device "$address" --timeout 10 --quiet
+run_bleak_client "$venv/bin/python" nrf_ota.__main__ main nrf-ota "$package" --device "$address" --timeout 10 --quiet
 status=$?
 set -e
-echo "== nrf-ota exited $status after $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
-kill -INT $sim
-wait $sim || { echo "dfu-sim exited $?"; exit 1; }
-trap - EXIT
-cat "$events"
+echo "== nrf-ota exited $status after $(seconds_since "$started") s"
+stop_dfu_sim
 [ $status = 0 ] || exit 1
 # dfu-sim must hold exactly the package's application image.
 "$venv/bin/python" - "$events" "$package" <<'PY'

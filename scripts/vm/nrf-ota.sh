@@ -14,14 +14,7 @@ package=${1:-Firmware/legacy_app.zip}
 # Pinned: the versions this script was checked with.
 requirements=(nrf-ota==0.4.0 bleak==3.1.0 dbus-fast==5.2.0)
 venv=.build/nrf-ota-venv
-if ! "$venv/bin/python" -c 'import nrf_ota, bleak' 2>/dev/null; then
-	# Debian's python3 (3.11) with python3-venv; the packages from PyPI.
-	dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q 'ok installed' ||
-		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends python3-venv >/dev/null; }
-	rm -rf "$venv"
-	/usr/bin/python3 -m venv "$venv"
-	"$venv/bin/pip" install -q "${requirements[@]}"
-fi
+scripts/vm/python-venv.sh "$venv" "nrf_ota, bleak" "${requirements[@]}"
 [ "${DFU_SKIP_BUILD:-0}" = 1 ] || swift build
 bin=$(swift build --show-bin-path)
 exec scripts/vm/run.sh --timeout 300 scripts/vm/nrf-ota-guest.sh "$bin" "$venv" "$package" "$@"

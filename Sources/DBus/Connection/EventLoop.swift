@@ -47,7 +47,7 @@ final class EventLoop: @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// The queue's second buffer, swapped with it for each batch (loop thread only): both keep
     /// their capacity, so that a round of jobs allocates nothing.
-    private var spareQueue: [Work] = []
+    var spareQueue: [Work] = []
     /// What the last poll asked for, kept for their capacity (loop thread only): the poll's
     /// descriptors (the wake-up pipe, then the enabled watches, then the watched descriptors),
     /// the watches polled and the ids of the watched descriptors polled, in that order.
@@ -73,7 +73,7 @@ final class EventLoop: @unchecked Sendable {
         closePipe()
     }
 
-    private func closePipe() {
+    func closePipe() {
         jobs.withLock { jobs in
             guard !jobs.pipeClosed else { return }
             jobs.pipeClosed = true
@@ -172,7 +172,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func run(_ work: Work, on connection: OpaquePointer?) {
+    func run(_ work: Work, on connection: OpaquePointer?) {
         switch work {
         case .job(let job): job(connection)
         case .task(let job):
@@ -193,65 +193,6 @@ final class EventLoop: @unchecked Sendable {
     func wake() {
         var one: UInt8 = 1
         _ = write(wakeWriteFD, &one, 1)
-    }
-
-    // MARK: Loop thread
-
-    /// How many rounds of jobs and dispatch run back to back before the loop polls its
-    /// descriptors again.
-    private static let roundsBeforePolling = 16
-
-    private func run() {
-        guard let connection else { return }
-        while true {
-            // Jobs and dispatched messages queue more jobs (a resumed task hops back here); run
-            // those too before polling, a bounded number of rounds so that I/O is not starved.
-            var rounds = 0
-            repeat {
-                runJobs(connection)
-                while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
-                    dbus_connection_dispatch(connection)
-                }
-                rounds += 1
-            } while rounds < Self.roundsBeforePolling && hasJobs
-            if dbus_connection_get_is_connected(connection) == 0 {
-                break
-            }
-            waitAndHandleIO()
-        }
-        shutDown(connection)
-    }
-
-    private func runJobs(_ connection: OpaquePointer) {
-        var batch: [Work] = []
-        swap(&batch, &spareQueue)
-        jobs.withLock { swap(&batch, &$0.queue) }
-        for work in batch {
-            run(work, on: connection)
-        }
-        batch.removeAll(keepingCapacity: true)
-        spareQueue = batch
-    }
-
-    private func shutDown(_ connection: OpaquePointer) {
-        let leftover = jobs.withLock { jobs in
-            jobs.closed = true
-            defer { jobs.queue.removeAll() }
-            return jobs.queue
-        }
-        for work in leftover {
-            run(work, on: nil)
-        }
-        // nothing polls the watched descriptors any more: their watches end as in a hang-up
-        let watched = watchedDescriptors.values
-        watchedDescriptors = [:]
-        for watch in watched { _ = watch.readable(true) }
-        dbus_connection_close(connection)
-        // Dropping the last reference frees the watches and timeouts and calls the free
-        // functions, which release this loop's self-references.
-        dbus_connection_unref(connection)
-        self.connection = nil
-        closePipe()
     }
 }
 

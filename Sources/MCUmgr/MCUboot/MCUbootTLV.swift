@@ -86,3 +86,17 @@ public struct MCUbootTLV: Hashable, Sendable {
         return (entries, end)
     }
 }
+
+extension MCUbootTLV.Kind: CustomStringConvertible {
+    /// The signature kinds by the names imgtool's `--key` types use; others as their number.
+    public var description: String {
+        switch self {
+        case .ecdsaSignature: "ECDSA"
+        case .ed25519: "Ed25519"
+        case .rsa2048PSS: "RSA-2048"
+        case .rsa3072PSS: "RSA-3072"
+        case .ecdsaP224: "ECDSA P-224"
+        default: "TLV 0x" + String(rawValue, radix: 16)
+        }
+    }
+}

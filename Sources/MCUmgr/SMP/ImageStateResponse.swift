@@ -6,6 +6,11 @@ public struct ImageStateResponse: Hashable, Sendable {
     /// Always 0 from Zephyr, and absent with `CONFIG_MCUMGR_GRP_IMG_FRUGAL_LIST`.
     public var splitStatus: Int?
 
+    public init(images: [ImageSlotState], splitStatus: Int?) {
+        self.images = images
+        self.splitStatus = splitStatus
+    }
+
     /// Reads the answer to ``SMPRequest/imageState``, ``SMPRequest/imageTest(hash:)`` or
     /// ``SMPRequest/imageConfirm(hash:)``.
     public init(_ response: SMPResponse) throws(SMPResponseError) {

@@ -1,6 +1,7 @@
 import GATT
+import MCUmgr
 
-/// What a device offers for Nordic DFU, found from its services by the detection ``DFUUpdater``
+/// What a device offers for firmware updates (Nordic DFU or SMP), found from its services by the detection ``DFUUpdater``
 /// itself uses (protocol doc §0.1, §1.2), so that a tool showing a device (`dfu-update info`)
 /// and an update agree about it.
 public struct DFUDeviceSupport: Sendable, Equatable {
@@ -38,8 +39,11 @@ public struct DFUDeviceSupport: Sendable, Equatable {
         var options = options
         options.enableExperimentalButtonless = true
         do {
-            return try await DeviceMode.detect(in: services, options: options, timeout: timeout).map(
-                Self.init)
+            if let mode = try await DeviceMode.detect(in: services, options: options, timeout: timeout) {
+                return Self(mode)
+            }
+            let smp = services.first { $0.uuid == SMPUUIDs.service }?.characteristic(SMPUUIDs.characteristic)
+            return smp == nil ? nil : Self(protocolKind: .smp, mode: .application)
         } catch is LegacyVersionUnreadable {
             throw GATTError.operationFailed(
                 operation: "reading the Legacy DFU Version characteristic",
@@ -48,12 +52,13 @@ public struct DFUDeviceSupport: Sendable, Equatable {
     }
 
     /// The protocol a device advertises by its service UUIDs: the Secure DFU service (0xFE59)
-    /// first, then the Legacy one; `nil` for neither.
+    /// first, then the Legacy one, then SMP's; `nil` for none.
     public static func advertisedProtocol(_ serviceUUIDs: [BluetoothUUID], uuids: DFUUUIDs = DFUUUIDs())
         -> DFUProtocol?
     {
         if serviceUUIDs.contains(uuids.secureService) { return .secure }
         if serviceUUIDs.contains(uuids.legacyService) { return .legacy }
+        if serviceUUIDs.contains(SMPUUIDs.service) { return .smp }
         return nil
     }
 

@@ -1,6 +1,7 @@
 /// Why an update failed (protocol doc §6.1). Raw values match the Nordic libraries': remote
 /// codes are the device's status plus an offset (legacy + 0, secure + 10, extended + 20,
-/// buttonless + 90, experimental buttonless + 9000); local failures are 100 and up.
+/// buttonless + 90, experimental buttonless + 9000); local failures are 100 to 999. SMP devices'
+/// codes follow the same rule: MCUmgr + 1000, image management + 1100.
 public enum DFUError: Int, Error, Sendable, CaseIterable {
     case remoteLegacyDFUSuccess = 1
     case remoteLegacyDFUInvalidState = 2
@@ -62,15 +63,72 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
     /// answer was lost; looking for the device afterwards could not confirm that it runs the
     /// package (it did not come back, reports no version or another one). Nothing was sent again.
     case activationNotConfirmed = 310
+    /// SMP: the device came back from its reset running its previous image: MCUboot reverted
+    /// the new one (it did not boot, or was not confirmed before another reset).
+    case imageReverted = 311
+    /// SMP: the device received the whole file, but its SHA-256 of it differs from the file's
+    /// (`match: false`): bytes were lost or altered on the way.
+    case imageHashMismatch = 312
 
     case invalidInternalState = 500
+
+    // SMP (MCUmgr) return codes: 1000 + `rc` (mcumgr_err_t); image management group codes:
+    // 1100 + `err.rc` (img_mgmt_err_code_t). docs/mcumgr.md lists them.
+    case remoteMcumgrUnknown = 1001
+    case remoteMcumgrNoMemory = 1002
+    case remoteMcumgrInvalid = 1003
+    case remoteMcumgrTimeout = 1004
+    case remoteMcumgrNoEntry = 1005
+    case remoteMcumgrBadState = 1006
+    case remoteMcumgrMessageSize = 1007
+    case remoteMcumgrNotSupported = 1008
+    case remoteMcumgrCorrupt = 1009
+    case remoteMcumgrBusy = 1010
+    case remoteMcumgrAccessDenied = 1011
+    case remoteMcumgrUnsupportedTooOld = 1012
+    case remoteMcumgrUnsupportedTooNew = 1013
+
+    case remoteImageUnknown = 1101
+    case remoteImageFlashConfigQueryFail = 1102
+    case remoteImageNoImage = 1103
+    case remoteImageNoTLVs = 1104
+    case remoteImageInvalidTLV = 1105
+    case remoteImageTlvMultipleHashesFound = 1106
+    case remoteImageTlvInvalidSize = 1107
+    case remoteImageHashNotFound = 1108
+    case remoteImageNoFreeSlot = 1109
+    case remoteImageFlashOpenFailed = 1110
+    case remoteImageFlashReadFailed = 1111
+    case remoteImageFlashWriteFailed = 1112
+    case remoteImageFlashEraseFailed = 1113
+    case remoteImageInvalidSlot = 1114
+    case remoteImageNoFreeMemory = 1115
+    case remoteImageFlashContextAlreadySet = 1116
+    case remoteImageFlashContextNotSet = 1117
+    case remoteImageFlashAreaDeviceNull = 1118
+    case remoteImageInvalidPageOffset = 1119
+    case remoteImageInvalidOffset = 1120
+    case remoteImageInvalidLength = 1121
+    case remoteImageInvalidImageHeader = 1122
+    case remoteImageInvalidImageHeaderMagic = 1123
+    case remoteImageInvalidHash = 1124
+    case remoteImageInvalidFlashAddress = 1125
+    case remoteImageVersionGetFailed = 1126
+    case remoteImageCurrentVersionIsNewer = 1127
+    case remoteImageImageAlreadyPending = 1128
+    case remoteImageInvalidImageVectorTable = 1129
+    case remoteImageInvalidImageTooLarge = 1130
+    case remoteImageInvalidImageDataOverrun = 1131
+    case remoteImageImageConfirmationDenied = 1132
+    case remoteImageImageSettingTestToActiveDenied = 1133
+    case remoteImageActiveSlotNotKnown = 1134
 
     case remoteExperimentalButtonlessDFUSuccess = 9001
     case remoteExperimentalButtonlessDFUOpCodeNotSupported = 9002
     case remoteExperimentalButtonlessDFUOperationFailed = 9004
 
     /// Whether the device reported this error (rather than this side or the link).
-    public var isRemote: Bool { rawValue < 100 || rawValue > 9000 }
+    public var isRemote: Bool { rawValue < 100 || rawValue > 1000 }
 
     /// The case name, as machine output prints it (`"name"` in docs/cli-contract.md).
     public var name: String { String(describing: self) }
@@ -94,46 +152,6 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
     public init(buttonlessResult result: ButtonlessDFUResult, experimental: Bool) {
         let base = experimental ? 9000 : 90
         self = DFUError(rawValue: base + Int(result.rawValue)) ?? .unsupportedResponse
-    }
-
-    /// What a person can try next, in a few words.
-    public var advice: String {
-        switch self {
-        case .remoteExtendedErrorFwVersionFailure:
-            "the device refuses this version (downgrade protection); build the package with a higher version"
-        case .remoteExtendedErrorHwVersionFailure:
-            "the package was built for other hardware; check --hw-version of the package"
-        case .remoteExtendedErrorSdVersionFailure:
-            "the package's sd_req does not list the SoftDevice on the device; rebuild it with the right --sd-req"
-        case .remoteExtendedErrorSignatureMissing, .remoteExtendedErrorVerificationFailed,
-            .remoteSecureDFUSignatureMismatch, .remoteExtendedErrorWrongSignatureType,
-            .remoteSecureDFUInvalidObject:
-            "the bootloader rejects the init packet; sign the package with the key the bootloader trusts"
-        case .remoteButtonlessDFUNotBonded:
-            "bond with the device first, or use an application with buttonless DFU without bonds"
-        case .remoteButtonlessDFUBusy:
-            "try again in a few seconds"
-        case .remoteButtonlessDFUOpCodeNotSupported, .remoteButtonlessDFUInvalidAdvertisementName:
-            "retry without an alternative advertising name"
-        case .failedToConnect:
-            "check that the device is powered, in range and advertising, then retry"
-        case .deviceDisconnected, .bytesLost, .crcError, .receivingNotificationFailed:
-            "move closer to the device and retry; the device waits in its bootloader for the update"
-        case .bluetoothDisabled:
-            "power on the adapter and check that bluetoothd runs"
-        case .serviceDiscoveryFailed, .deviceNotSupported:
-            "check that the device runs a Nordic DFU bootloader or an application with buttonless DFU"
-        case .extendedInitPacketRequired, .initPacketRequired, .fileInvalid, .fileNotSpecified:
-            "use a package with an init packet made for this bootloader"
-        case .activationNotConfirmed:
-            "the device may run the new image already: check what it runs (dfu-update info) before updating it again"
-        case .remoteLegacyDFUInvalidState:
-            "reset the device and retry"
-        case .remoteLegacyDFUOperationFailed:
-            "the init packet does not match the device (type, revision or SoftDevice); check the package"
-        default:
-            "retry; if it fails again, check the package against the device's bootloader"
-        }
     }
 }
 

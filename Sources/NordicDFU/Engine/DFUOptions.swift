@@ -64,7 +64,27 @@ public struct DFUOptions: Sendable {
     /// for after a reboot, at address + 1 or − 1.
     public var otherDevices: Set<BluetoothAddress> = []
 
+    /// SMP: how the uploaded images are activated.
+    public var smpActivation: SMPActivation = .testAndConfirm
+    /// SMP: bound on finding the device again after its reset (real time); MCUboot swaps the
+    /// slots before the new image starts, seconds per hundred kilobytes on an nRF52.
+    public var smpResetTimeout: Duration = .seconds(60)
+
     public init() {}
+
+    /// How an SMP update activates the images it uploaded (MCUboot's test and confirm).
+    public enum SMPActivation: String, Sendable, CaseIterable {
+        /// Mark for test, reset, check that the device runs the new images, confirm them: a new
+        /// image that does not boot is reverted by MCUboot and reported as `imageReverted`.
+        case testAndConfirm = "test-and-confirm"
+        /// Mark for test, reset, check: the images run on test, and MCUboot reverts them at the
+        /// next reset unless they are confirmed (by themselves, or later).
+        case testOnly = "test-only"
+        /// Mark confirmed at once (no way back), reset, check.
+        case confirmOnly = "confirm-only"
+        /// Mark for test only: the device swaps at its next reset.
+        case noReset = "no-reset"
+    }
 
     /// What the bootloader is told to advertise as, before a buttonless jump without bonds.
     public enum AlternativeAdvertisingName: Sendable, Equatable {

@@ -74,3 +74,5 @@ struct Seconds: ExpressibleByArgument, CustomStringConvertible {
 
     var description: String { value == value.rounded() ? String(Int(value)) : String(value) }
 }
+
+extension DFUOptions.SMPActivation: ExpressibleByArgument {}

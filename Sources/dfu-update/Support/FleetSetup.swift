@@ -92,14 +92,13 @@ struct FleetSetup {
     }
 
     /// Each package the inventory names, read and checked; a failure in the contract's classes.
-    static func packages(_ paths: [String]) throws -> [String: DFUPackage] {
-        var packages: [String: DFUPackage] = [:]
+    static func packages(_ paths: [String]) throws -> [String: FirmwarePackage] {
+        var packages: [String: FirmwarePackage] = [:]
         for path in paths {
             do {
-                packages[path] = try DFUPackage(contentsOf: URL(fileURLWithPath: path))
+                packages[path] = try FirmwarePackage(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                let exitCode: ExitCode = error.kind == .fileNotFound ? .fileNotFound : .invalidPackage
-                throw CommandFailure(errorClass: error.errorClass, message: error.message, exitCode: exitCode)
+                throw CommandFailure(error) ?? error
             }
         }
         return packages

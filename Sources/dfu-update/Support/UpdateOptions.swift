@@ -86,6 +86,34 @@ struct UpdateOptions: ParsableArguments {
     @Flag(help: "Legacy DFU without a DFU Version characteristic: treat the device as a bootloader.")
     var forceBootloader = false
 
+    @Option(
+        help: ArgumentHelp(
+            "SMP: how the new images are activated: test-and-confirm, test-only, confirm-only or no-reset.",
+            discussion: """
+                test-and-confirm marks them for test, resets the device, checks that it runs them and \
+                confirms them (a new image that does not boot is reverted by MCUboot and reported); \
+                test-only leaves them on test (reverted at the next reset unless confirmed); \
+                confirm-only makes them permanent before the reset; no-reset marks them for test \
+                and leaves the device as it is.
+                """))
+    var activation: DFUOptions.SMPActivation = .testAndConfirm
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "SMP: seconds to look for the device after its reset (MCUboot swaps the images first), more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var swapWait = Seconds(60)
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "SMP: the size of the device's image slot in bytes; a larger image is refused before connecting.",
+            discussion:
+                "Without it the device refuses an image too large for its slot when the upload starts."),
+        transform: { try Ranged.integer($0, in: 1...(1 << 30)) })
+    var slotSize: Int?
+
     func validate() throws {
         if noBootloaderName, bootloaderName != nil {
             throw ValidationError("--bootloader-name and --no-bootloader-name exclude each other")
@@ -116,6 +144,8 @@ struct UpdateOptions: ParsableArguments {
         options.bootloaderLocation = bootloaderAddress
         options.enableExperimentalButtonless = experimentalButtonless
         options.forceBootloaderMode = forceBootloader
+        options.smpActivation = activation
+        options.smpResetTimeout = swapWait.duration
         return options
     }
 }

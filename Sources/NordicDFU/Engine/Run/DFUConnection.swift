@@ -1,5 +1,6 @@
 import DFUSupport
 import GATT
+import MCUmgr
 
 /// A connected device, its services and what it offers for DFU.
 struct DFUConnection {
@@ -14,6 +15,15 @@ extension UpdateSession {
     /// Connects (several attempts, each bounded by the connect timeout), resolves services and
     /// detects the DFU mode.
     func connect(_ target: DeviceIdentifier) async throws -> DFUConnection {
+        try await connect(target, inspecting: inspect)
+    }
+
+    /// Connects (several attempts, each bounded by the connect timeout) and hands the link to
+    /// `inspect`, which resolves what the update needs of it; a transport error there counts as
+    /// a failed attempt.
+    func connect<Link>(
+        _ target: DeviceIdentifier, inspecting inspect: (any GATTPeripheral) async throws -> Link
+    ) async throws -> Link {
         var lastError = GATTError.connectionFailed(device: target.description, reason: "no attempt made")
         let attempts = max(1, options.connectionAttempts)
         for attempt in 1...attempts {
@@ -42,8 +52,13 @@ extension UpdateSession {
                     in: services, options: options, timeout: options.notificationTimeout)
             else {
                 await peripheral.disconnect()
+                let smp = services.contains { $0.uuid == SMPUUIDs.service }
                 throw failure(
-                    .deviceNotSupported, "\(peripheral.address) offers neither Secure nor Legacy DFU")
+                    .deviceNotSupported,
+                    "\(peripheral.address) offers neither Secure nor Legacy DFU"
+                        + (smp
+                            ? " but SMP (MCUmgr): update it with an MCUboot image or dfu_application.zip"
+                            : ""))
             }
             log(.info, "connected to \(peripheral.address): \(mode.summary)")
             return DFUConnection(peripheral: peripheral, services: services, mode: mode)
@@ -61,13 +76,23 @@ extension UpdateSession {
     /// connects. `candidates` are the addresses it may advertise at, in order of preference;
     /// other devices' addresses (`DFUOptions.otherDevices`) are left out.
     func reconnect(candidates: [BluetoothAddress], name: String?) async throws -> DFUConnection {
+        try await reconnect(
+            candidates: candidates, name: name, within: options.bootloaderScanTimeout, inspecting: inspect)
+    }
+
+    /// Finds the device again at one of `candidates` or by `name` within `timeout`, and connects
+    /// as `connect(_:inspecting:)` does.
+    func reconnect<Link>(
+        candidates: [BluetoothAddress], name: String?, within timeout: Duration,
+        inspecting inspect: (any GATTPeripheral) async throws -> Link
+    ) async throws -> Link {
         var distinct: [BluetoothAddress] = []
         for address in candidates where !distinct.contains(address) && !options.otherDevices.contains(address)
         {
             distinct.append(address)
         }
         let candidates = distinct
-        let deadline = ContinuousClock.now + options.bootloaderScanTimeout
+        let deadline = ContinuousClock.now + timeout
         var lastError: (any Error)?
         while ContinuousClock.now < deadline {
             try await controller.checkpoint()
@@ -77,7 +102,7 @@ extension UpdateSession {
                     in: central, candidates: candidates, name: name, timeout: remaining)
             else { break }
             do {
-                return try await connect(.address(address))
+                return try await connect(.address(address), inspecting: inspect)
             } catch let failure as DFUFailure where failure.error == .failedToConnect {
                 lastError = failure
             }
@@ -86,7 +111,7 @@ extension UpdateSession {
         throw failure(
             .failedToConnect,
             "the device did not come back at \(places.joined(separator: " or ")) within "
-                + options.bootloaderScanTimeout.secondsForPeople + (lastError.map { " (\($0))" } ?? ""))
+                + timeout.secondsForPeople + (lastError.map { " (\($0))" } ?? ""))
     }
 }
 

@@ -10,7 +10,7 @@ import Logging
 /// let (controller, events) = updater.start()
 /// for await event in events { … }   // the last event is `.result`
 /// ```
-public struct DFUUpdater: Sendable {
+public struct DFUUpdater: FirmwareUpdater {
     public let package: DFUPackage
     public let central: any GATTCentral
     public let device: DeviceIdentifier
@@ -44,33 +44,12 @@ public struct DFUUpdater: Sendable {
         controller: DFUController = DFUController(),
         observer: @escaping @Sendable (DFUEvent) -> Void = { _ in }
     ) -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
-        let (events, continuation) = AsyncStream.makeStream(of: DFUEvent.self, bufferingPolicy: .unbounded)
-        var logger = logger
-        logger[metadataKey: "device"] = "\(device)"
-        let session = UpdateSession(
-            central: central, device: device, options: options, controller: controller, events: continuation,
-            observer: observer, logger: logger)
         let package = package
-        // on the transport's thread where it has one: each answer is taken where it was read
-        let task = Task(executorPreference: central.taskExecutor) {
+        return UpdateSession.start(
+            central: central, device: device, options: options, logger: logger, controller: controller,
+            observer: observer
+        ) { session in
             await UpdateRun(session: session, package: package).run()
-        }
-        controller.attach(task)
-        return (controller, events)
-    }
-
-    /// Runs the update to its end and returns the result, handing every event to `onEvent`.
-    public func run(onEvent: @Sendable (DFUEvent) -> Void = { _ in }) async -> DFUResult {
-        let (controller, events) = start()
-        return await withTaskCancellationHandler {
-            var result: DFUResult?
-            for await event in events {
-                onEvent(event)
-                if case .result(let final) = event { result = final }
-            }
-            return result ?? DFUResult(outcome: .aborted, bytesSent: 0, duration: .zero, retries: 0)
-        } onCancel: {
-            controller.abort()
         }
     }
 }

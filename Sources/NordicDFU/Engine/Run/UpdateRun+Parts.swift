@@ -25,11 +25,7 @@ extension UpdateRun {
                     of: index, after: unanswered.failure, on: connection, meter: meter, track: track)
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
                 attempt += 1
-                session.tally.retries += 1
-                session.log(
-                    .info, "\(failure.detail); reconnecting (retry \(attempt) of \(options.retries))")
-                await connection.peripheral.disconnect()
-                session.state(.connecting)
+                await session.beginReconnection(attempt, after: failure, dropping: connection.peripheral)
                 connection = try await session.reconnect(
                     candidates: [BluetoothAddress(connection.address)].compactMap { $0 }
                         + rebootCandidates(after: connection),

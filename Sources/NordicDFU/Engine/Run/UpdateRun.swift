@@ -76,7 +76,7 @@ struct UpdateRun {
             session.state(.completed)
             session.finish(.completed)
         } catch {
-            await end(with: error, connection: connection)
+            await session.end(with: error, disconnecting: connection?.peripheral)
         }
     }
 
@@ -126,26 +126,5 @@ struct UpdateRun {
             session.log(.warning, "could not read the firmware version: \(error)")
             return nil
         }
-    }
-
-    // MARK: End
-
-    private func end(with error: any Error, connection: DFUConnection?) async {
-        let aborted = session.controller.isAborted || error is CancellationError
-        if let connection {
-            await Task { await connection.peripheral.disconnect() }.value
-        }
-        if aborted {
-            session.log(.info, "aborted by the user")
-            session.state(.aborted)
-            session.finish(.aborted)
-            return
-        }
-        let failure =
-            (session.mapped(error, during: .invalidInternalState) as? DFUFailure)
-            ?? session.failure(.invalidInternalState, "\(error)")
-        // the result carries the failure; the line is for logs that follow the update
-        session.log(.info, "failed: \(failure.message)")
-        session.finish(.failed(failure))
     }
 }

@@ -30,15 +30,9 @@ final class ControlPointChannel<Notification: ControlPointNotification> {
     static func open(_ characteristic: any GATTCharacteristic, device: String, session: UpdateSession)
         async throws -> ControlPointChannel
     {
-        do {
-            let stream = try await characteristic.subscribe(timeout: session.options.notificationTimeout)
-            return ControlPointChannel(
-                characteristic: characteristic,
-                inbox: NotificationInbox(stream, device: device, executor: session.central.taskExecutor),
-                session: session)
-        } catch {
-            throw session.mapped(error, during: .enablingControlPointFailed)
-        }
+        ControlPointChannel(
+            characteristic: characteristic,
+            inbox: try await session.subscribe(to: characteristic, device: device), session: session)
     }
 
     /// Stops listening.

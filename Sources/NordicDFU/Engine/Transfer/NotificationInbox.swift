@@ -155,3 +155,17 @@ package final class NotificationInbox: Sendable {
         waiter?.continuation.resume(throwing: error)
     }
 }
+
+extension UpdateSession {
+    /// Subscribes to `characteristic` and queues its notifications for the update's task.
+    func subscribe(to characteristic: any GATTCharacteristic, device: String) async throws
+        -> NotificationInbox
+    {
+        do {
+            let stream = try await characteristic.subscribe(timeout: options.notificationTimeout)
+            return NotificationInbox(stream, device: device, executor: central.taskExecutor)
+        } catch {
+            throw mapped(error, during: .enablingControlPointFailed)
+        }
+    }
+}

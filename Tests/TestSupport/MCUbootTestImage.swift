@@ -1,16 +1,17 @@
 import Crypto
 import MCUmgr
-import TestSupport
 
 /// Builds an MCUboot image byte by byte, laid out as imgtool lays it out: header (padded to
 /// `headerSize`), body, protected TLV area, TLV area (SHA-256, key TLV, signature), and with
 /// `padTo` erased bytes and the trailer.
-struct TestImage {
-    enum Signer {
+public struct TestImage {
+    public init() {}
+
+    public enum Signer {
         case p256(P256.Signing.PrivateKey)
         case ed25519(Curve25519.Signing.PrivateKey)
 
-        var publicKey: MCUbootPublicKey {
+        public var publicKey: MCUbootPublicKey {
             switch self {
             case .p256(let key): .p256(key.publicKey)
             case .ed25519(let key): .ed25519(key.publicKey)
@@ -18,34 +19,34 @@ struct TestImage {
         }
     }
 
-    enum KeyTLV {
+    public enum KeyTLV {
         case none
         case hash
         case full
     }
 
-    var body: [UInt8] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
-    var headerSize: UInt16 = 32
-    var loadAddress: UInt32 = 0
-    var flags: UInt32 = 0
-    var version = MCUbootVersion(major: 1, minor: 2, revision: 3, build: 4)
-    var protectedTLVs: [(UInt16, [UInt8])] = []
-    var signer: Signer?
-    var keyTLV = KeyTLV.hash
+    public var body: [UInt8] = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+    public var headerSize: UInt16 = 32
+    public var loadAddress: UInt32 = 0
+    public var flags: UInt32 = 0
+    public var version = MCUbootVersion(major: 1, minor: 2, revision: 3, build: 4)
+    public var protectedTLVs: [(UInt16, [UInt8])] = []
+    public var signer: Signer?
+    public var keyTLV = KeyTLV.hash
     /// Zeros appended to an ECDSA signature, as imgtool `--pad-sig` does, up to 72 bytes.
-    var padSignature = false
+    public var padSignature = false
     /// Replaces the SHA-256 TLV's value (e.g. for an encrypted body, whose hash is of the plain one).
-    var hashOverride: [UInt8]?
+    public var hashOverride: [UInt8]?
     /// `imgtool --pad --slot-size`: the file is this long, ending with the trailer.
-    var padTo: Int?
-    var confirm = false
+    public var padTo: Int?
+    public var confirm = false
 
     static let trailerMagic: [UInt8] = [
         0x77, 0xC2, 0x95, 0xF3, 0x60, 0xD2, 0xEF, 0x7F, 0x35, 0x52, 0x50, 0x0F, 0x2C, 0xB6, 0x79, 0x80,
     ]
 
     /// The hashed part: header, header padding, body and protected TLV area.
-    var hashedBytes: [UInt8] {
+    public var hashedBytes: [UInt8] {
         let protectedArea = Self.area(magic: 0x6908, protectedTLVs)
         var bytes: [UInt8] = []
         bytes.le32(0x96F3_B83D)
@@ -62,9 +63,9 @@ struct TestImage {
         return bytes + body + protectedArea
     }
 
-    var hash: [UInt8] { Array(SHA256.hash(data: hashedBytes)) }
+    public var hash: [UInt8] { Array(SHA256.hash(data: hashedBytes)) }
 
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         let hashed = hashedBytes
         let digest = SHA256.hash(data: hashed)
         var tlvs: [(UInt16, [UInt8])] = [(0x10, hashOverride ?? Array(digest))]
@@ -93,7 +94,7 @@ struct TestImage {
     }
 
     /// A TLV area with its info header; empty for a protected area without entries.
-    static func area(magic: UInt16, _ entries: [(UInt16, [UInt8])]) -> [UInt8] {
+    public static func area(magic: UInt16, _ entries: [(UInt16, [UInt8])]) -> [UInt8] {
         if magic == 0x6908 && entries.isEmpty { return [] }
         var body: [UInt8] = []
         for (kind, value) in entries {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Makes the MCUboot samples of Firmware/ (README.md, "MCUboot images"): an application image
+# signed with imgtool and the nRF Connect SDK package that carries a newer one. Needs imgtool from
+# PyPI at 2.5.0; the samples are committed, this only says how they were made.
+#
+#   python3 -m venv /tmp/imgtool && /tmp/imgtool/bin/pip install imgtool==2.5.0
+#   IMGTOOL=/tmp/imgtool/bin/imgtool Firmware/generate-smp.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+imgtool=${IMGTOOL:-imgtool}
+[ "$("$imgtool" version)" = "2.5.0" ] || { echo "error: imgtool 2.5.0 expected" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+[ -f mcuboot_test_key.pem ] || "$imgtool" keygen -k mcuboot_test_key.pem -t ecdsa-p256
+"$imgtool" getpub -k mcuboot_test_key.pem -e pem >mcuboot_test_key_public.pem
+
+# 48 KiB of pseudo-random bytes, not a program (seeded: the same body each run).
+python3 -c 'import random, sys; r = random.Random(27); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(49152)))' >"$work/body.bin"
+common=(--header-size 0x200 --pad-header --align 4 --slot-size 0x76000 -k mcuboot_test_key.pem)
+"$imgtool" sign "${common[@]}" --version 1.1.0 "$work/body.bin" smp_app_1.1.0.bin
+"$imgtool" sign "${common[@]}" --version 1.2.0 "$work/body.bin" "$work/app.signed.bin"
+
+# dfu_application.zip as nrf's generate_zip.py writes it: manifest.json and the image.
+size=$(stat -c %s "$work/app.signed.bin")
+cat >"$work/manifest.json" <<JSON
+{"format-version": 0, "time": 1764115200, "name": "app", "files": [{"type": "application",
+ "board": "nrf52840dk/nrf52840", "soc": "nrf52840", "load_address": 49152, "image_index": "0",
+ "slot_index_primary": "1", "slot_index_secondary": "2", "version_MCUBOOT": "1.2.0",
+ "size": $size, "file": "app.signed.bin", "modtime": 1764115200}]}
+JSON
+rm -f dfu_application.zip
+(cd "$work" && zip -q -X "$OLDPWD/dfu_application.zip" manifest.json app.signed.bin)

@@ -1,0 +1,20 @@
+extension FleetSimulationSpec {
+    /// Reads a `simulate` object; the simulator checks the values again as `--sim-*` options.
+    init(_ object: InventoryObject) throws(FleetInventoryError) {
+        guard let kind = try object.string("kind") else {
+            throw FleetInventoryError("\(object.place): kind missing")
+        }
+        self.init(
+            kind: kind, dfuVersion: try object.string("dfu_version"),
+            firmwareVersion: try object.string("firmware_version"), hwVersion: try object.text("hw_version"),
+            sdId: try object.text("sd_id"), publicKey: try object.string("public_key"),
+            mtu: try object.integer("mtu", in: 23...517), faults: try object.strings("faults") ?? [])
+        pageEraseMs = try object.integer("page_erase_ms", in: 0...10_000)
+        wordWriteUs = try object.integer("word_write_us", in: 0...1000)
+        slotKib = try object.integer("slot_kib", in: 4...16384)
+        smpBufSize = try object.integer("smp_buf_size", in: 64...65535)
+        smpBufCount = try object.integer("smp_buf_count", in: 2...64)
+        smpReassembly = try object.bool("smp_reassembly") ?? false
+        smpImageCheck = try object.bool("smp_image_check") ?? false
+    }
+}

@@ -1,0 +1,136 @@
+import MCUmgr
+
+/// An image as MCUboot and the image group read it from a slot: only bytes that hold a complete
+/// image with a correct SHA-256 TLV count (a partly written slot lists nothing).
+struct SlotImage: Equatable, Sendable {
+    let size: Int
+    let hash: [UInt8]
+    let version: MCUbootVersion
+    let bootable: Bool
+
+    init?(bytes: [UInt8]) {
+        guard let image = try? MCUbootImage(bytes: bytes, name: "slot") else { return nil }
+        size = bytes.count
+        hash = image.hash
+        version = image.header.version
+        bootable = !image.header.flags.contains(.nonBootable)
+    }
+}
+
+/// The primary and secondary slots of one MCUboot image pair in swap mode, and the trailer
+/// state that decides the next boot. Flash: survives resets (docs/simulator.md, "SMP device").
+struct MCUbootSlots: Sendable {
+    /// What the secondary slot's trailer asks MCUboot to do.
+    enum Request: Sendable {
+        case none
+        /// Swap for one boot; the image must confirm itself or it is swapped back.
+        case test
+        /// Swap for good.
+        case permanent
+    }
+
+    /// What MCUboot does at the next boot (Zephyr `img_mgmt_get_next_boot_slot`).
+    enum NextBoot: Equatable, Sendable {
+        /// Boots the primary slot again.
+        case none
+        case test
+        case permanent
+        /// The running image was swapped in for a test and is not confirmed: swaps back.
+        case revert
+    }
+
+    /// The running image (slot 0).
+    private(set) var primary: SlotImage
+    /// The secondary slot's bytes (slot 1): empty when erased.
+    private(set) var secondaryBytes: [UInt8] = []
+    private(set) var secondary: SlotImage?
+    private(set) var request = Request.none
+    /// The primary trailer's `image_ok`: false while an image swapped in for a test runs
+    /// unconfirmed.
+    private(set) var primaryConfirmed = true
+    /// The primary slot's bytes: the file that was uploaded (or the factory image).
+    private(set) var primaryBytes: [UInt8]
+
+    init(factoryImage: [UInt8]) {
+        primaryBytes = factoryImage
+        primary = SlotImage(bytes: factoryImage)!
+    }
+
+    var nextBoot: NextBoot {
+        switch request {
+        case .test: .test
+        case .permanent: .permanent
+        case .none: primaryConfirmed ? .none : .revert
+        }
+    }
+
+    /// Whether the image group refuses to upload into (or erase) the secondary slot: only while
+    /// it holds the image a revert needs (Zephyr `img_mgmt_slot_in_use` with
+    /// `CONFIG_MCUMGR_GRP_IMG_ALLOW_ERASE_PENDING`, on by default).
+    var secondaryInUse: Bool { nextBoot == .revert }
+
+    /// The slot (0 or 1) holding an image with this hash.
+    func slot(holding hash: [UInt8]) -> Int? {
+        if primary.hash == hash { return 0 }
+        if secondary?.hash == hash { return 1 }
+        return nil
+    }
+
+    // MARK: Flash operations of the image group
+
+    /// Erases the secondary slot, its trailer (and so a pending request) included.
+    mutating func eraseSecondary() {
+        secondaryBytes = []
+        secondary = nil
+        request = .none
+    }
+
+    /// Writes upload data at `offset`, which is where the written bytes end.
+    mutating func writeSecondary(_ data: [UInt8], at offset: Int) {
+        precondition(offset == secondaryBytes.count, "uploads write in order")
+        secondaryBytes += data
+    }
+
+    /// Reads the secondary slot's image after an upload completed.
+    mutating func readSecondary() { secondary = SlotImage(bytes: secondaryBytes) }
+
+    /// Marks the secondary slot's image for a test or for good (`boot_request_upgrade`).
+    mutating func requestUpgrade(permanent: Bool) { request = permanent ? .permanent : .test }
+
+    /// Sets the primary slot's `image_ok` (`boot_write_img_confirmed`).
+    mutating func confirmPrimary() { primaryConfirmed = true }
+
+    // MARK: MCUboot
+
+    /// What MCUboot does at a reset: swaps as the trailers ask. `testedImageFails` models an
+    /// image that resets before confirming itself, so MCUboot swaps it out again at once.
+    /// Returns the bytes copied (each swap erases and writes both images once).
+    mutating func boot(testedImageFails: Bool) -> Int {
+        switch nextBoot {
+        case .none:
+            return 0
+        case .test:
+            var copied = swap()
+            primaryConfirmed = false
+            if testedImageFails {
+                copied += swap()
+                primaryConfirmed = true
+            }
+            return copied
+        case .permanent, .revert:
+            let copied = swap()
+            primaryConfirmed = true
+            return copied
+        }
+    }
+
+    private mutating func swap() -> Int {
+        guard let incoming = secondary else { return 0 }
+        let copied = primaryBytes.count + secondaryBytes.count
+        (primaryBytes, secondaryBytes) = (secondaryBytes, primaryBytes)
+        secondary = primary
+        primary = incoming
+        request = .none
+        return copied
+    }
+}

@@ -1,0 +1,40 @@
+import MCUmgr
+
+/// What makes a simulated Zephyr application with MCUmgr (`--simulate smp-app`) differ from
+/// another: its flash partitions and its SMP transport's build settings (docs/simulator.md, "SMP
+/// device"). Flash speeds come from `SimulationTiming` (`pageErase`, `wordWrite`).
+public struct SMPDeviceConfiguration: Hashable, Sendable {
+    /// Bytes in each MCUboot slot: 0x76000 (472 KiB), the nRF52840 DK's devicetree partitions.
+    public var slotSize = 0x76000
+    /// `CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE`: the largest frame the device takes (Zephyr's
+    /// default 384; nRF Connect SDK builds tuned for fast DFU use 2475).
+    public var bufferSize = 384
+    /// `CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT`: buffers shared by queued requests and the answer
+    /// being built (Zephyr's default 4).
+    public var bufferCount = 4
+    /// `CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY`: a frame may span several writes (off by default
+    /// in Zephyr; on in NCS's fast DFU configuration).
+    public var reassembly = false
+    /// `CONFIG_IMG_ENABLE_IMAGE_CHECK`: the last upload chunk's answer carries `match` (off by
+    /// default in Zephyr).
+    public var imageCheck = false
+    /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset answer to the reboot.
+    public var resetDelay: Duration = .milliseconds(250)
+
+    public init() {}
+
+    /// Checks the values a user can get wrong; throws with a message naming the option.
+    func validate() throws(SimulatorConfigurationError) {
+        guard (4096...0x10_0000 * 16).contains(slotSize) else {
+            throw SimulatorConfigurationError("--sim-slot-kib \(slotSize / 1024) is outside 4 … 16384")
+        }
+        guard (64...65_535).contains(bufferSize) else {
+            throw SimulatorConfigurationError("--sim-smp-buf-size \(bufferSize) is outside 64…65535")
+        }
+        guard (2...64).contains(bufferCount) else {
+            throw SimulatorConfigurationError(
+                "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
+            )
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import MCUmgr
+
+/// The MCUmgr server of the simulated Zephyr application: the OS group (echo, reset, MCUmgr
+/// parameters) and the image group (state, upload, erase). Its value is RAM: the upload in
+/// progress. Each request is handled at once; the flash work it causes decides when the answer
+/// is ready.
+struct SMPServer: Sendable {
+    /// What one request made the server do.
+    struct Outcome {
+        var answer: SMPAnswer
+        var flash = SMPFlashWork()
+        /// The device reboots once the answer is out (OS reset).
+        var resets = false
+    }
+
+    let configuration: SMPDeviceConfiguration
+    let timing: SimulationTiming
+    /// The upload in progress.
+    var inProgress: SMPImageUpload?
+
+    init(configuration: SMPDeviceConfiguration, timing: SimulationTiming) {
+        self.configuration = configuration
+        self.timing = timing
+    }
+
+    /// Handles one request frame (Zephyr `smp_handle_single_payload`): unknown groups, commands
+    /// and operations are `MGMT_ERR_ENOTSUP`, a map that does not decode `MGMT_ERR_EINVAL`.
+    mutating func handle(_ header: SMPHeader, payload: [UInt8], slots: inout MCUbootSlots) -> Outcome {
+        let isRead = header.operation == .read
+        guard isRead || header.operation == .write else {
+            return Outcome(answer: .mcumgrError(.notSupported))
+        }
+        do throws(SMPRequestInvalid) {
+            let map = try SMPRequestMap(payload: payload)
+            switch (header.group, header.command, isRead) {
+            case (.os, 0, false):  // echo
+                return Outcome(answer: .success(["r": .text(try map.text("d") ?? "")]))
+            case (.os, 5, false):  // reset
+                _ = try map.bool("force")
+                return Outcome(answer: .success([:]), resets: true)
+            case (.os, 6, true):  // MCUmgr parameters
+                return Outcome(
+                    answer: .success([
+                        "buf_size": CBORValue(configuration.bufferSize),
+                        "buf_count": CBORValue(configuration.bufferCount),
+                    ]))
+            case (.image, 0, true):  // state read
+                return Outcome(answer: .success(slots.imageList))
+            case (.image, 0, false):  // state write
+                return Outcome(answer: try stateWrite(map, slots: &slots))
+            case (.image, 1, false):  // upload
+                var outcome = Outcome(answer: .success([:]))
+                outcome.answer = upload(try SMPUploadRequest(map), slots: &slots, work: &outcome.flash)
+                return outcome
+            case (.image, 5, false):  // erase
+                var outcome = Outcome(answer: .success([:]))
+                outcome.answer = try erase(map, slots: &slots, work: &outcome.flash)
+                return outcome
+            default:
+                return Outcome(answer: .mcumgrError(.notSupported))
+            }
+        } catch {
+            return Outcome(answer: .mcumgrError(.invalid))
+        }
+    }
+
+    /// `{hash?, confirm?}` (`img_mgmt_state_write`): answered with the image list.
+    private func stateWrite(_ map: SMPRequestMap, slots: inout MCUbootSlots) throws(SMPRequestInvalid)
+        -> SMPAnswer
+    {
+        let hash = try map.bytes("hash") ?? []
+        let confirm = try map.bool("confirm") ?? false
+        let slot: Int
+        if hash.isEmpty {
+            guard confirm else { return .imageError(.invalidHash) }
+            slot = 0
+        } else {
+            guard hash.count == 32 else { return .imageError(.invalidHash) }
+            guard let found = slots.slot(holding: hash) else { return .imageError(.hashNotFound) }
+            slot = found
+        }
+        if let refusal = slots.setNextBoot(slot: slot, confirm: confirm) { return .imageError(refusal) }
+        return .success(slots.imageList)
+    }
+
+    /// `{slot?}` (`img_mgmt_erase`): the secondary slot unless told otherwise; a slot in use is
+    /// refused, an erased one costs nothing; the upload in progress is forgotten.
+    private mutating func erase(_ map: SMPRequestMap, slots: inout MCUbootSlots, work: inout SMPFlashWork)
+        throws(SMPRequestInvalid) -> SMPAnswer
+    {
+        switch try map.unsigned("slot") ?? 1 {
+        case 0:
+            return .imageError(.noFreeSlot)  // the running image
+        case 1:
+            if slots.secondary != nil && slots.secondaryInUse { return .imageError(.noFreeSlot) }
+            if !slots.secondaryBytes.isEmpty { work.eraseBytes = configuration.slotSize }
+            slots.eraseSecondary()
+            inProgress = nil
+            return .success([:])
+        default:
+            return .imageError(.invalidSlot)
+        }
+    }
+}

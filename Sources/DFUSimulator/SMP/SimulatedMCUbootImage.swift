@@ -1,0 +1,38 @@
+import Crypto
+import MCUmgr
+
+/// Builds minimal MCUboot images: a 32-byte header, a body, and a TLV area holding only the
+/// SHA-256 TLV (what `imgtool sign` writes without a key). The simulated SMP device leaves the
+/// factory with one; tests and `dfu-sim` users upload others.
+public enum SimulatedMCUbootImage {
+    /// An image of `version` whose body is `bodySize` bytes derived from `seed` (different seeds
+    /// give different hashes).
+    public static func make(version: MCUbootVersion, bodySize: Int, seed: UInt8 = 0, flags: UInt32 = 0)
+        -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(MCUbootHeader.size + bodySize + 40)
+        append(MCUbootHeader.magic, to: &bytes)
+        append(UInt32(0), to: &bytes)  // load address
+        append(UInt16(MCUbootHeader.size), to: &bytes)  // header size
+        append(UInt16(0), to: &bytes)  // protected TLV size
+        append(UInt32(bodySize), to: &bytes)
+        append(flags, to: &bytes)
+        bytes += [version.major, version.minor]
+        append(version.revision, to: &bytes)
+        append(version.build, to: &bytes)
+        append(UInt32(0), to: &bytes)  // pad
+        bytes += (0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed) &* 131) }
+        let hash = Array(SHA256.hash(data: bytes))
+        append(UInt16(0x6907), to: &bytes)  // TLV area magic
+        append(UInt16(4 + 4 + hash.count), to: &bytes)  // the area's length, its own 4 bytes included
+        bytes += [0x10, 0x00]  // SHA-256 TLV: type, pad
+        append(UInt16(hash.count), to: &bytes)
+        bytes += hash
+        return bytes
+    }
+
+    private static func append<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+}

@@ -1,0 +1,100 @@
+import GATT
+import MCUmgr
+
+/// A connected SMP device: its SMP channel and what it told of its buffers.
+struct SMPLink {
+    let peripheral: any GATTPeripheral
+    let channel: SMPChannel
+    /// The device's SMP buffers: Zephyr's defaults (384 bytes, 4 of them) when it does not report
+    /// them.
+    var parameters = MCUmgrParameters(bufferSize: 384, bufferCount: 4)
+
+    var address: String { peripheral.address }
+}
+
+extension UpdateSession {
+    /// Connects to an SMP device (several attempts) and learns its buffers.
+    func connectSMP(_ target: DeviceIdentifier) async throws -> SMPLink {
+        try await prepare(try await connect(target, inspecting: inspectSMP))
+    }
+
+    /// Finds an SMP device again after its reset, at its address, within `timeout`.
+    func reconnectSMP(at address: String, within timeout: Duration) async throws -> SMPLink {
+        try await prepare(
+            try await reconnect(
+                candidates: BluetoothAddress(address).map { [$0] } ?? [], name: nil, within: timeout,
+                inspecting: inspectSMP))
+    }
+
+    private func inspectSMP(_ peripheral: any GATTPeripheral) async throws -> SMPLink {
+        let services = try await peripheral.services()
+        guard
+            let characteristic = services.first(where: { $0.uuid == SMPUUIDs.service })?
+                .characteristic(SMPUUIDs.characteristic)
+        else {
+            await peripheral.disconnect()
+            let nordic = DFUDeviceSupport.advertisedProtocol(services.map(\.uuid), uuids: options.uuids)
+            throw failure(
+                .deviceNotSupported,
+                "\(peripheral.address) offers no SMP (MCUmgr) service"
+                    + (nordic.map { " but \($0.rawValue) DFU: update it with a Nordic DFU package" } ?? ""))
+        }
+        let channel = try await SMPChannel.open(characteristic, device: peripheral.address, session: self)
+        return SMPLink(peripheral: peripheral, channel: channel)
+    }
+
+    /// Asks for the device's buffers and whether it joins a frame written in several parts.
+    private func prepare(_ link: SMPLink) async throws -> SMPLink {
+        var link = link
+        do {
+            let answer = try await link.channel.request(
+                .mcumgrParameters, timeout: options.notificationTimeout)
+            link.parameters = try MCUmgrParameters(answer)
+        } catch let failure as DFUFailure where failure.error == .remoteMcumgrNotSupported {
+            log(.info, "the device does not report its SMP buffers: taking Zephyr's defaults")
+        } catch let error as SMPResponseError {
+            throw smpFailure(error, answering: SMPRequest.mcumgrParameters.name)
+        }
+        link.channel.deviceReassembles = try await joinsSplitFrames(link)
+        log(
+            .info,
+            "connected to \(link.address): SMP, buffers \(link.parameters.bufferCount) × "
+                + "\(link.parameters.bufferSize) bytes, "
+                + (link.channel.deviceReassembles ? "frames split over writes" : "one frame per write"))
+        return link
+    }
+
+    /// Whether the device reassembles a frame written in several parts
+    /// (`CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY`), which only matters when its buffer is larger
+    /// than one write: an echo one byte longer than a write, answered in full, says so. A device
+    /// without reassembly takes the first write as a frame cut short and answers it with an error
+    /// or not at all; the 1-byte rest is too short to be taken for a frame.
+    private func joinsSplitFrames(_ link: SMPLink) async throws -> Bool {
+        let channel = link.channel
+        guard Int(link.parameters.bufferSize) > channel.writeLength else { return false }
+        guard let text = SMPRequest.echoText(frameLength: channel.writeLength + 1) else { return false }
+        channel.deviceReassembles = true
+        defer { channel.deviceReassembles = false }
+        do {
+            let answer = try await channel.request(.echo(text), timeout: options.notificationTimeout)
+            return (try? EchoResponse(answer))?.text == text
+        } catch let failure as DFUFailure
+            where failure.error == .receivingNotificationFailed || failure.error.isRemote
+        {
+            return false
+        }
+    }
+}
+
+extension SMPRequest {
+    /// Text for an echo request whose whole frame is `frameLength` bytes; nil when none is.
+    static func echoText(frameLength: Int) -> String? {
+        for count in stride(from: frameLength, through: 0, by: -1) {
+            let text = String(repeating: "~", count: count)
+            let length = SMPRequest.echo(text).frame(sequence: 0).encoded.count
+            if length == frameLength { return text }
+            if length < frameLength { return nil }
+        }
+        return nil
+    }
+}

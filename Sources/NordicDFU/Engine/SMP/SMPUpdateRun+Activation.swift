@@ -1,0 +1,84 @@
+import GATT
+import MCUmgr
+
+extension SMPUpdateRun {
+    /// Activates what the upload left in the device's slots, as `DFUOptions.smpActivation` says:
+    /// marks each image (for test, or confirmed at once), resets the device, finds it again,
+    /// checks that it runs every image (a device back on its old image had it reverted by
+    /// MCUboot), then confirms the images that run on test. `confirming` run on test already and
+    /// need the confirmation only. Returns the link in use at the end.
+    func activate(
+        _ marking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], on start: SMPLink,
+        whenReconnected: (SMPLink) -> Void
+    ) async throws -> SMPLink {
+        var link = start
+        let activation = options.smpActivation
+        var toConfirm = confirming
+        if !marking.isEmpty {
+            for image in marking {
+                let request: SMPRequest =
+                    activation == .confirmOnly
+                    ? .imageConfirm(hash: image.image.hash) : .imageTest(hash: image.image.hash)
+                _ = try await link.channel.request(request, timeout: options.responseTimeout)
+            }
+            if activation == .noReset {
+                session.tally.partsActivated = marking.count
+                session.log(.info, "marked for test: the device runs the new image after its next reset")
+                return link
+            }
+            link = try await reset(link, whenReconnected: whenReconnected)
+            try checkRunning(marking, in: try await imageState(link))
+            if activation == .testAndConfirm { toConfirm += marking }
+        }
+        for image in toConfirm {
+            _ = try await link.channel.request(
+                .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
+        }
+        // A retry after a failure before this point is safe: its plan reads what the device runs
+        // and holds, and confirms or activates only what is left.
+        session.tally.partsActivated = marking.count + confirming.count
+        if activation == .testOnly {
+            session.log(
+                .info,
+                "the new image runs on test: MCUboot reverts it at the next reset unless it is confirmed")
+        }
+        return link
+    }
+
+    /// Resets the device and connects again once it is back (MCUboot swaps the slots first). A
+    /// link that drops before the reset's answer arrives is the reset too.
+    private func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
+        do {
+            _ = try await link.channel.request(.reset(force: false), timeout: options.responseTimeout)
+            try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)
+        } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
+            session.log(.info, "the link dropped before the reset's answer: taking it as the reset")
+        }
+        session.log(.info, "the device resets to boot the new image")
+        link.channel.close()
+        await link.peripheral.disconnect()
+        let back = try await session.reconnectSMP(at: link.address, within: options.smpResetTimeout)
+        whenReconnected(back)
+        return back
+    }
+
+    /// Throws `imageReverted` unless the device runs each of `images`.
+    private func checkRunning(_ images: [MCUbootPackage.Image], in state: ImageStateResponse) throws {
+        for image in images {
+            let running = SMPUpdatePlan.running(image.imageIndex, in: state)
+            guard running?.hash != image.image.hash else { continue }
+            let installed = running.map { "\($0.version)" } ?? "no image"
+            let stillPending = state.images.contains { $0.hash == image.image.hash && $0.pending }
+            if stillPending {
+                throw session.failure(
+                    .imageReverted,
+                    "the device came back still running \(installed), the new image still pending: it did "
+                        + "not reset, or its bootloader did not swap")
+            }
+            throw session.failure(
+                .imageReverted,
+                "after its reset the device runs \(installed) for image \(image.imageIndex), not "
+                    + "\(image.image.header.version.imageListDescription): MCUboot reverted the new image")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import MCUmgr
+import NordicDFU
+
+/// What `inspect` says about an MCUboot update (an nRF Connect SDK `dfu_application.zip` or one
+/// image): the contract's JSON object, or a table for people.
+struct MCUbootPackageReport {
+    var package: MCUbootPackage
+    /// The path as the user gave it.
+    var file: String
+    var key: MCUbootPublicKey?
+
+    var json: JSONValue {
+        .object([
+            ("file", .string(file)),
+            ("format", .string(DFUProtocol.smp.rawValue)),
+            ("images", .array(package.images.map(imageJSON))),
+        ])
+    }
+
+    private func imageJSON(_ entry: MCUbootPackage.Image) -> JSONValue {
+        let image = entry.image
+        return .object([
+            ("image", .int(entry.imageIndex)),
+            ("core", .string(entry.core.name)),
+            ("file", .string(image.name)),
+            ("size", .int(image.bytes.count)),
+            ("version", .string(image.header.version.imageListDescription)),
+            ("hash", .string(image.hash.hexString())),
+            ("sha256", .string(image.fileSHA256.hexString())),
+            ("signature", .optional(image.signature.map { "\($0.kind)" })),
+            ("signature_valid", key.map { .bool(image.verifySignature(with: $0) == .valid) } ?? .null),
+        ])
+    }
+
+    var table: String {
+        var lines = ["\(file): MCUboot update (SMP), \(package.images.count) image(s), in upload order"]
+        let header = ["image", "core", "file", "size", "version", "hash", "signature"]
+        let rows = package.images.map { entry in
+            [
+                "\(entry.imageIndex)", entry.core.name, entry.image.name, "\(entry.image.bytes.count)",
+                entry.image.header.version.imageListDescription,
+                String(entry.image.hash.hexString().prefix(16)) + "…", signatureText(entry.image),
+            ]
+        }
+        lines += TextTable.lines(header: header, rows: rows)
+        return lines.joined(separator: "\n")
+    }
+
+    private func signatureText(_ image: MCUbootImage) -> String {
+        guard let signature = image.signature else { return "unsigned (hash only)" }
+        guard let key else { return "\(signature.kind) (give --public-key to check)" }
+        return switch image.verifySignature(with: key) {
+        case .valid: "\(signature.kind), valid"
+        case .invalid: "\(signature.kind), INVALID for this key"
+        case .otherKey: "\(signature.kind), made for another key"
+        case .otherAlgorithm(let kind): "\(kind), another algorithm than the key's"
+        case .unsigned: "unsigned (hash only)"
+        }
+    }
+
+    /// Whether a signature check was asked for and failed.
+    var signatureFails: Bool {
+        guard let key else { return false }
+        return package.images.contains { $0.image.verifySignature(with: key) != .valid }
+    }
+}
+
+extension DFUApplicationPackage.Core {
+    /// `application`, `network` or `other`, as the JSON and the table print it.
+    var name: String {
+        switch self {
+        case .application: "application"
+        case .network: "network"
+        case .other: "other"
+        }
+    }
+}

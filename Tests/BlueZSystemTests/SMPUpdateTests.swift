@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+/// SMP updates through bluetoothd against `dfu-sim --simulate smp-app` (docs/mcumgr.md): upload,
+/// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
+/// image the device refuses; a package through a device that reassembles frames.
+final class SMPUpdateTests: DFUThroughBlueZTestCase {
+    private let image = "Firmware/smp_app_1.1.0.bin"
+    private let package = "Firmware/dfu_application.zip"
+
+    /// The image hash `inspect` reports for the first image of `file` (what the device reports).
+    private func imageHash(_ file: String) async throws -> String {
+        let images = try await packageImages(file)
+        return try XCTUnwrap(images.first?["hash"] as? String)
+    }
+
+    /// The slot that runs, in a `simulator` event.
+    private func running(_ event: [String: Any]) -> [String: Any]? {
+        (event["slots"] as? [[String: Any]])?.first { $0["active"] as? Bool == true }
+    }
+
+    func testUploadTestResetCheckConfirmThenUpToDate() async throws {
+        let (simulator, address) = try await simulate("smp-app")
+        let run = try await flash(image, device: address)
+        XCTAssertEqual(run.status, 0, "\(run.events) \(run.stderr)")
+        XCTAssertEqual(run.resultName, "completed")
+        XCTAssertEqual(
+            run.states, ["connecting", "starting", "uploading", "validating", "disconnecting", "completed"])
+        let again = try await flash(image, device: address)
+        XCTAssertEqual(again.resultName, "skipped", "\(again.events) \(again.stderr)")
+        let held = try await simulator.stop()
+        let slot = try XCTUnwrap(running(held), "\(held)")
+        let expected = try await imageHash(image)
+        XCTAssertEqual(slot["hash"] as? String, expected)
+        XCTAssertEqual(slot["confirmed"] as? Bool, true)
+        XCTAssertEqual(held["activations"] as? Int, 1)
+    }
+
+    func testAnUploadResumesAfterALostLink() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-fault", "disconnect-at=20000"])
+        let run = try await flash(image, device: address)
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertEqual(run.result?["retries"] as? Int, 1)
+        // the device kept what it had: the upload resumed, and resent less than its window
+        let resent = try XCTUnwrap(run.result?["bytes_resent"] as? Int)
+        XCTAssertLessThan(resent, 3 * 384, "\(run.result ?? [:])")
+        let held = try await simulator.stop()
+        let expected = try await imageHash(image)
+        XCTAssertEqual(running(held)?["hash"] as? String, expected)
+    }
+
+    func testARevertedImageFailsAndTheDeviceRunsItsOldOne() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-fault", "revert-after-test"])
+        let run = try await flash(image, device: address)
+        XCTAssertEqual(run.status, 1, "\(run.events) \(run.stderr)")
+        XCTAssertEqual(run.errorName, "imageReverted")
+        let held = try await simulator.stop()
+        XCTAssertEqual(running(held)?["version"] as? String, "1.0.0")
+    }
+
+    func testAnImageLargerThanTheSlotIsRefusedByTheDevice() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-slot-kib", "16"])
+        let run = try await flash(image, device: address)
+        XCTAssertEqual(run.status, 1, "\(run.events) \(run.stderr)")
+        XCTAssertEqual(run.errorName, "remoteImageInvalidImageTooLarge")
+        let held = try await simulator.stop()
+        XCTAssertEqual(running(held)?["version"] as? String, "1.0.0")
+    }
+
+    func testAPackageThroughADeviceThatReassemblesFrames() async throws {
+        let (simulator, address) = try await simulate(
+            "smp-app", ["--sim-smp-reassembly", "--sim-smp-buf-size", "2475", "--sim-smp-buf-count", "3"])
+        let run = try await flash(package, device: address, ["--verbose"])
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("frames split over writes"), run.stderr)
+        let held = try await simulator.stop()
+        let expected = try await imageHash(package)
+        XCTAssertEqual(running(held)?["hash"] as? String, expected)
+        XCTAssertEqual(running(held)?["confirmed"] as? Bool, true)
+    }
+}

@@ -1,0 +1,74 @@
+import DFUFleet
+import DFUSimulator
+import Foundation
+import GATT
+import SimulatorCommandLine
+import XCTest
+
+/// The `smp-app` kind's options, on the command line and in a fleet inventory.
+final class SMPOptionsTests: XCTestCase {
+    let address = BluetoothAddress("C0:DE:00:00:00:10")!
+
+    func testSMPOptionsReachTheConfiguration() throws {
+        let options = try SimulationOptions.parse([
+            "--simulate", "smp-app", "--sim-firmware-version", "2.0.1+7", "--sim-slot-kib", "256",
+            "--sim-smp-buf-size", "2475", "--sim-smp-buf-count", "6", "--sim-smp-reassembly",
+            "--sim-smp-image-check",
+            "--sim-page-erase-ms", "10", "--sim-word-write-us", "5", "--sim-fault", "revert-after-test",
+        ])
+        let configuration = try options.configuration(address: address)
+        XCTAssertEqual(configuration.kind, .smpApp)
+        XCTAssertEqual(configuration.smp.slotSize, 256 * 1024)
+        XCTAssertEqual(configuration.smp.bufferSize, 2475)
+        XCTAssertEqual(configuration.smp.bufferCount, 6)
+        XCTAssertTrue(configuration.smp.reassembly && configuration.smp.imageCheck)
+        XCTAssertEqual(configuration.timing.pageErase, .milliseconds(10))
+        XCTAssertEqual(configuration.timing.wordWrite, .microseconds(5))
+        XCTAssertEqual(configuration.faults, [.revertAfterTest])
+        XCTAssertEqual(SimulatedFault.revertAfterTest.description, "revert-after-test")
+    }
+
+    func testDefaultsAreZephyrs() throws {
+        let configuration = try SimulationOptions.parse(["--simulate", "smp-app"]).configuration(
+            address: address)
+        XCTAssertEqual(configuration.smp, SMPDeviceConfiguration())
+        XCTAssertEqual(configuration.smp.bufferSize, 384)
+        XCTAssertEqual(configuration.smp.bufferCount, 4)
+        XCTAssertFalse(configuration.smp.reassembly)
+    }
+
+    func testSMPOptionsNeedTheSMPKindAndRangedValues() throws {
+        XCTAssertThrowsError(
+            try SimulationOptions.parse(["--simulate", "secure", "--sim-smp-buf-size", "512"]))
+        let cases: [([String], String)] = [
+            (["--sim-smp-buf-size", "32"], "--sim-smp-buf-size 32"),
+            (["--sim-smp-buf-count", "1"], "--sim-smp-buf-count 1"),
+            (["--sim-slot-kib", "2"], "--sim-slot-kib 2"),
+            (["--sim-firmware-version", "one"], "--sim-firmware-version one"),
+            (["--sim-page-erase-ms", "20000"], "--sim-page-erase-ms 20000"),
+        ]
+        for (arguments, message) in cases {
+            let options = try SimulationOptions.parse(["--simulate", "smp-app"] + arguments)
+            XCTAssertThrowsError(try options.configuration(address: address), "\(arguments)") { error in
+                XCTAssertTrue("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
+    func testFleetEntryTakesTheSMPKeys() throws {
+        let json = """
+            {"devices": [{"device": "C0:DE:00:00:00:20", "package": "app.zip",
+              "simulate": {"kind": "smp-app", "slot_kib": 128, "smp_buf_size": 1024, "smp_buf_count": 3,
+                           "smp_reassembly": true, "page_erase_ms": 20, "faults": ["revert-after-test"]}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        let configuration = try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)
+        XCTAssertEqual(configuration.kind, .smpApp)
+        XCTAssertEqual(configuration.smp.slotSize, 128 * 1024)
+        XCTAssertEqual(configuration.smp.bufferSize, 1024)
+        XCTAssertEqual(configuration.smp.bufferCount, 3)
+        XCTAssertTrue(configuration.smp.reassembly)
+        XCTAssertEqual(configuration.timing.pageErase, .milliseconds(20))
+        XCTAssertEqual(configuration.faults, [.revertAfterTest])
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Inside the VM (scripts/vm/smpmgr.sh): dfu-sim --simulate smp-app on hci1, smpmgr on hci0.
+# usage: smpmgr-guest.sh BIN_DIR VENV IMAGE [DFU-SIM OPTION…]
+set -euo pipefail
+bin=$1 venv=$2 image=$3
+shift 3
+. "$(dirname "$0")/dfu-sim-guest.sh"
+start_dfu_sim "$bin" "$venv/bin/python" smp-app "$@"
+echo "== smpmgr --ble $address upgrade --confirm $image"
+started=$(date +%s.%N)
+set +e
+run_bleak_client "$venv/bin/python" smpmgr.main app smpmgr --ble "$address" --timeout 10 upgrade --confirm "$image"
+status=$?
+set -e
+echo "== smpmgr exited $status after $(seconds_since "$started") s"
+# Let the device come back from its reset (and MCUboot's swap) before it reports what it runs.
+for _ in $(seq 50); do [ "$(grep -c '"advertising"' "$events")" -ge 2 ] && break; sleep 0.2; done
+stop_dfu_sim
+[ $status = 0 ] || exit 1
+# dfu-sim must run exactly the uploaded image, swapped in for good.
+"$venv/bin/python" - "$events" "$image" <<'PY'
+import hashlib, json, sys
+from smpclient.mcuboot import IMAGE_TLV, ImageInfo
+events = [json.loads(line) for line in open(sys.argv[1])]
+held = [e for e in events if e.get("event") == "simulator"][-1]
+data = open(sys.argv[2], "rb").read()
+image_hash = ImageInfo.load_file(sys.argv[2]).get_tlv(IMAGE_TLV.SHA256).value.hex()
+running = held["slots"][0]
+file_sha = held["images"]["application"]["sha256"]
+print(f"sent {len(data)} bytes, image hash {image_hash}; dfu-sim runs {running}, file sha256 {file_sha}")
+ok = (running["hash"] == image_hash and running["active"] and running["confirmed"]
+      and file_sha == hashlib.sha256(data).hexdigest())
+sys.exit(0 if ok else 1)
+PY
