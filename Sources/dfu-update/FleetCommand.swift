@@ -49,16 +49,7 @@ struct FleetCommand: ContractCommand {
         help: "Dry run: find and read every device, show the package each would get and why; write nothing.")
     var plan = false
 
-    @Option(
-        parsing: .unconditional,
-        help: "Update this many devices first, 0…100000; go on only if they all succeed.",
-        transform: { try Ranged.integer($0, in: 0...100_000) })
-    var canary = 0
-
-    @Option(
-        parsing: .unconditional, help: "Stop starting updates once this many devices have failed, 1…100000.",
-        transform: { try Ranged.integer($0, in: 1...100_000) })
-    var maxFailures: Int?
+    @OptionGroup var safety: RolloutSafetyOptions
 
     @Option(help: "Remember finished devices in this file; a run started again skips them.")
     var state: String?
@@ -135,8 +126,8 @@ struct FleetCommand: ContractCommand {
         var options = FleetOptions()
         options.concurrency = concurrency
         options.plan = plan
-        options.canary = canary
-        options.maximumFailures = maxFailures
+        options.canary = safety.canary
+        options.maximumFailures = safety.maxFailures
         options.retries = deviceRetries
         options.deviceTimeout = deviceTimeout.duration
         options.discoveryTimeout = discoveryTimeout.duration

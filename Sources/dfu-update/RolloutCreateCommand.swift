@@ -22,16 +22,7 @@ struct RolloutCreateCommand: ContractCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(
-        parsing: .unconditional,
-        help: "Update this many devices first, 0…100000; go on only if they all succeed.",
-        transform: { try Ranged.integer($0, in: 0...100_000) })
-    var canary = 0
-
-    @Option(
-        parsing: .unconditional, help: "Halt the rollout once this many devices have failed, 1…100000.",
-        transform: { try Ranged.integer($0, in: 1...100_000) })
-    var maxFailures: Int?
+    @OptionGroup var safety: RolloutSafetyOptions
 
     @Option(
         parsing: .unconditional, help: "The most devices one gateway updates at once, 1…1000.",
@@ -79,7 +70,8 @@ struct RolloutCreateCommand: ContractCommand {
             return RolloutDevice(device: entry.device, packageSHA256: package.flatMap { digests[$0] })
         }
         return RolloutSpec(
-            name: name, packages: packages, devices: devices, canary: canary, maxFailures: maxFailures,
+            name: name, packages: packages, devices: devices, canary: safety.canary,
+            maxFailures: safety.maxFailures,
             concurrency: concurrency,
             inventory: RolloutInventory(
                 bytes: try Data(contentsOf: url),
