@@ -38,7 +38,8 @@ extension LinkReport {
                 ("bound_seconds", format(figures.bound.duration.seconds)),
                 ("bound_erase_seconds", format(figures.bound.erase.seconds)),
                 ("bound_bytes_per_second", format(bound)),
-                ("ours_seconds", format(figures.ours.span.seconds)), ("ours_frames", "\(figures.ours.frames)"),
+                ("ours_seconds", format(figures.ours.span.seconds)),
+                ("ours_frames", "\(figures.ours.frames)"),
                 ("ours_transfer_seconds", format(figures.engine.transfer.seconds)),
                 ("ours_bytes_per_second", format(ours)),
                 ("smpmgr_seconds", format(figures.smpmgr.span.seconds)),
@@ -67,7 +68,8 @@ extension LinkReport {
                     + "bound ÷ smpmgr \(format(bound / smpmgr))")
             print(
                 "resumed after a dropped link (\(figures.resumed.retries) retries): "
-                    + "\(figures.resumed.bytesResent) bytes sent again, a window holds \(figures.windowBytes)")
+                    + "\(figures.resumed.bytesResent) bytes sent again, a window holds \(figures.windowBytes)"
+            )
         }
     }
 }

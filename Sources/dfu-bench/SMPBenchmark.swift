@@ -116,8 +116,10 @@ struct SMPBenchmark: AsyncParsableCommand {
             window: bufCount - 1, roundTrip: link.receiptRoundTrip, roundTripBytes: link.packetBytes,
             bytesPerSecond: link.rawBytesPerSecond,
             erase: timing.eraseTime(bytes: min(size + timing.pageSize, SMPDeviceConfiguration().slotSize)))
-        let windowBytes = (bufCount - 1) * ImageUploadChunk.maximumDataCount(
-            frameLimit: frameLimit, offset: UInt32(size / 2), start: nil)
+        let windowBytes =
+            (bufCount - 1)
+            * ImageUploadChunk.maximumDataCount(
+                frameLimit: frameLimit, offset: UInt32(size / 2), start: nil)
         report.smp(
             SMPReportFigures(
                 imageBytes: size, bufSize: bufSize, bufCount: bufCount, reassembly: reassembly,

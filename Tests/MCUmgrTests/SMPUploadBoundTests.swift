@@ -16,7 +16,8 @@ final class SMPUploadBoundTests: XCTestCase {
             for frame in frames.dropFirst().dropLast() {
                 // a full later chunk fills the frame to the limit, give or take a byte of CBOR heads
                 XCTAssertGreaterThanOrEqual(frame, limit - 1, "limit \(limit), offset \(offset)")
-                offset += ImageUploadChunk.maximumDataCount(frameLimit: limit, offset: UInt32(offset), start: nil)
+                offset += ImageUploadChunk.maximumDataCount(
+                    frameLimit: limit, offset: UInt32(offset), start: nil)
             }
             XCTAssertLessThan(offset, 300 * 1024)
             XCTAssertGreaterThan(frames.first!, frames.last!)
