@@ -41,6 +41,8 @@ extension LinkReport {
                 ("ours_seconds", format(figures.ours.span.seconds)),
                 ("ours_frames", "\(figures.ours.frames)"),
                 ("ours_transfer_seconds", format(figures.engine.transfer.seconds)),
+                ("ours_bytes_resent", "\(figures.engine.bytesResent)"),
+                ("ours_cpu_seconds", format(figures.engine.cpuSeconds)),
                 ("ours_bytes_per_second", format(ours)),
                 ("smpmgr_seconds", format(figures.smpmgr.span.seconds)),
                 ("smpmgr_frames", "\(figures.smpmgr.frames)"),
@@ -60,7 +62,8 @@ extension LinkReport {
                     + "(erase \(format(figures.bound.erase.seconds)) s), \(kB(bound))")
             print(
                 "ours: \(kB(ours)) in \(format(figures.ours.span.seconds)) s at dfu-sim, \(figures.ours.frames) "
-                    + "frames (engine's transfer \(format(figures.engine.transfer.seconds)) s); "
+                    + "frames (engine's transfer \(format(figures.engine.transfer.seconds)) s, "
+                    + "\(figures.engine.bytesResent) bytes resent, CPU \(format(figures.engine.cpuSeconds)) s); "
                     + "smpmgr: \(kB(smpmgr)) in \(format(figures.smpmgr.span.seconds)) s, "
                     + "\(figures.smpmgr.frames) frames (command \(format(figures.smpmgrWallTime.seconds)) s)")
             print(

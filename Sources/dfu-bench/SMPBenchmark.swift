@@ -64,6 +64,9 @@ struct SMPBenchmark: AsyncParsableCommand {
     @Option(help: "Round trips measured by the link probe (the median counts).")
     var roundTrips = 31
 
+    @Option(help: "A directory to keep each smp-app dfu-sim's events in (ours, smpmgr, resumed .jsonl).")
+    var eventsDirectory: String?
+
     @Flag(help: "JSON Lines instead of text.")
     var json = false
 
@@ -84,11 +87,11 @@ struct SMPBenchmark: AsyncParsableCommand {
         let warmUp = try Self.image(size: Self.warmUpBytes, version: "1.1.0")
         let image = try Self.image(size: size, version: "2.0.0")
 
-        let ours = try await serving(holding: image) { _, address in
+        let ours = try await serving("ours", holding: image) { _, address in
             _ = try await Self.update(warmUp, address: address, adapter: adapter)
             return try await Self.update(image, address: address, adapter: adapter)
         }
-        let theirs = try await serving(holding: image) { simulator, address in
+        let theirs = try await serving("smpmgr", holding: image) { simulator, address in
             var wallTime = Duration.zero
             for each in [warmUp, image] {
                 let advertised = simulator.advertisements.count
@@ -99,7 +102,8 @@ struct SMPBenchmark: AsyncParsableCommand {
             }
             return wallTime
         }
-        let resumed = try await serving(holding: image, fault: "disconnect-at=\(size / 2)") { _, address in
+        let resumed = try await serving("resumed", holding: image, fault: "disconnect-at=\(size / 2)") {
+            _, address in
             try await Self.update(image, address: address, adapter: adapter)
         }
         let linkAtEnd = try await probeLink()
@@ -141,9 +145,10 @@ struct SMPBenchmark: AsyncParsableCommand {
 
     /// Serves a fresh `smp-app` device (with `fault`, if any), runs `body` with it and its
     /// address, stops it and checks that it runs `image`; returns `body`'s value and the upload
-    /// `dfu-sim`'s trace shows.
+    /// `dfu-sim`'s trace shows. Keeps its events as `step`.jsonl in --events-directory.
     private func serving<T>(
-        holding image: MCUbootImage, fault: String? = nil, _ body: (DFUSimProcess, String) async throws -> T
+        _ step: String, holding image: MCUbootImage, fault: String? = nil,
+        _ body: (DFUSimProcess, String) async throws -> T
     ) async throws -> (value: T, trace: SMPUploadTrace) {
         var arguments = [
             "--simulate", "smp-app", "--trace", "--sim-smp-buf-size", "\(bufSize)", "--sim-smp-buf-count",
@@ -156,6 +161,13 @@ struct SMPBenchmark: AsyncParsableCommand {
             try await body(simulator, address)
         } afterStop: { address in
             try? await BlueZCentral(adapter: adapter).removeDevice(address: address)
+        }
+        if let eventsDirectory {
+            let lines = try simulator.events.map {
+                String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+            }
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: "\(eventsDirectory)/\(step).jsonl", atomically: true, encoding: .utf8)
         }
         try Self.check(held, runs: image)
         guard let trace = SMPUploadTrace(events: simulator.events) else {

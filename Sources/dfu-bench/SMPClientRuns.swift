@@ -14,6 +14,8 @@ struct SMPEngineRun {
     var bytesSent: Int
     var bytesResent: Int
     var retries: Int
+    /// This process's user + system CPU time over the whole update.
+    var cpuSeconds: Double
 }
 
 extension SMPBenchmark {
@@ -30,14 +32,16 @@ extension SMPBenchmark {
         let central = try await BlueZCentral(adapter: adapter)
         let updater = SMPUpdater(
             package: MCUbootPackage(image: image), central: central, device: .address(address))
+        let cpuBefore = LinkBenchmark.processCPUSeconds()
         let result = await updater.run()
+        let cpu = LinkBenchmark.processCPUSeconds() - cpuBefore
         guard result.outcome == .completed, let transfer = result.transferDurations.last else {
             throw ValidationError(
                 "the SMP update did not complete: \(result.failure?.message ?? result.identifier)")
         }
         return SMPEngineRun(
             transfer: transfer, bytesSent: result.bytesSent, bytesResent: result.bytesResent,
-            retries: result.retries)
+            retries: result.retries, cpuSeconds: cpu)
     }
 
     /// Runs `smpmgr --ble ADDRESS --timeout 10 upgrade --confirm FILE` through the `smpmgr`
