@@ -13,8 +13,8 @@ struct SMPBenchmark: AsyncParsableCommand {
         commandName: "smp",
         abstract: "SMP image upload through bluetoothd: our engine and smpmgr, against the link's SMP bound.",
         discussion: """
-            Measures the link as `dfu-bench link` does (dfu-sim --simulate secure, at the start and \
-            at the end; the bound takes their mean). Then serves `dfu-sim --simulate smp-app --trace` \
+            Measures the link as `dfu-bench link` does (dfu-sim --simulate secure --trace, at the \
+            start and at the end; the bound takes their mean). Then serves `dfu-sim --simulate smp-app --trace` \
             on --peripheral-adapter and updates it from --adapter twice with SMPUpdater: a small \
             image (untimed: under TCG first runs of code pay for its translation; it also leaves \
             the old image in slot 1, so that the measured upload waits for the slot's erase as on a \
@@ -132,9 +132,10 @@ struct SMPBenchmark: AsyncParsableCommand {
                 windowBytes: windowBytes))
     }
 
-    /// The link's figures from a fresh `dfu-sim --simulate secure` (LinkProbe).
+    /// The link's figures from a fresh `dfu-sim --simulate secure` (LinkProbe), tracing its writes
+    /// as the measured devices do (the trace costs the VM's CPU on every write).
     private func probeLink() async throws -> LinkFigures {
-        try await serve(["--simulate", "secure"]).serving { address in
+        try await serve(["--simulate", "secure", "--trace"]).serving { address in
             try await LinkProbe.measure(
                 central: try await BlueZCentral(adapter: adapter), address: address,
                 roundTrips: roundTrips, longRun: 600, repeats: 4)
