@@ -112,8 +112,8 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "SimulatorProcess", "BlueZ",
-                "CZlib",
+                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "SimulatorProcess",
+                "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

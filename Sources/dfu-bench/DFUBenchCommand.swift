@@ -11,6 +11,7 @@ struct DFUBenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             CRCBenchmark.self, PackageBenchmark.self, DFUBenchmark.self, GATTBenchmark.self,
-            FleetBenchmark.self, LinkBenchmark.self, HostBenchmark.self, ResourceBenchmark.self,
+            FleetBenchmark.self, LinkBenchmark.self, SMPBenchmark.self, HostBenchmark.self,
+            ResourceBenchmark.self,
         ])
 }

@@ -131,11 +131,11 @@ struct LinkReport {
         }
     }
 
-    private func emit(_ fields: [(String, String)]) {
+    func emit(_ fields: [(String, String)]) {
         print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
     }
 
-    private func kB(_ bytesPerSecond: Double) -> String { "\(format(bytesPerSecond / 1000)) kB/s" }
+    func kB(_ bytesPerSecond: Double) -> String { "\(format(bytesPerSecond / 1000)) kB/s" }
 
-    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+    func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -12,10 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 image=${1:-Tests/MCUmgrTests/Fixtures/ecdsa-p256.signed.bin}
 [ $# -gt 0 ] && shift
-# Pinned: the versions this script was checked with.
-requirements=(smpmgr==0.19.1 smpclient==7.3.0 smp==4.2.0 bleak==3.1.0 dbus-fast==5.2.0)
 venv=.build/smpmgr-venv
-scripts/vm/python-venv.sh "$venv" "smpmgr, smpclient, bleak" "${requirements[@]}"
+scripts/vm/smpmgr-venv.sh
 [ "${DFU_SKIP_BUILD:-0}" = 1 ] || swift build --product dfu-sim
 bin=$(swift build --show-bin-path)
 exec scripts/vm/run.sh --timeout 300 scripts/vm/smpmgr-guest.sh "$bin" "$venv" "$image" "$@"
