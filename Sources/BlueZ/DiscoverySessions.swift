@@ -86,7 +86,11 @@ actor DiscoverySessions {
         let uuids =
             filters.contains { $0.serviceUUIDs.isEmpty }
             ? [] : Array(Set(filters.flatMap(\.serviceUUIDs).map(\.uuidString))).sorted()
-        var entries: [(String, DBusValue)] = [("Transport", .string("le"))]
+        // An empty Pattern matches every device and makes bluetoothd disregard the advertised
+        // discoverable flags. Without it bluetoothd 5.82 treats a filter of only the adapter's own
+        // transport (an LE-only controller) as a plain discovery and drops every device that does
+        // not advertise as discoverable; 5.66 reported them (docs/bluez-module.md).
+        var entries: [(String, DBusValue)] = [("Transport", .string("le")), ("Pattern", .string(""))]
         if !uuids.isEmpty { entries.append(("UUIDs", .stringArray(uuids))) }
         _ = try await bus.call(
             adapter.path, BlueZ.adapterInterface, "SetDiscoveryFilter", [.propertyDictionary(entries)],

@@ -65,9 +65,12 @@ final class TestPeripheral: Sendable {
                         uuid: firmwareRevision, properties: [.read], onRead: { Array(firmwareVersion.utf8) })
                 ]),
         ]
+        // Not discoverable: a central must find it all the same (bluetoothd 5.82 reports such a
+        // device only to a discovery with a Pattern, docs/bluez-module.md).
+        let advertisement = LocalAdvertisement(
+            localName: name, serviceUUIDs: [service], isDiscoverable: false)
         // two identical advertisements: the controller rotates them, so that btvirt reports the
         // peripheral again every second and a scanner that starts later sees it
-        let advertisement = LocalAdvertisement(localName: name, serviceUUIDs: [service])
         let started = try await BlueZGATTServer.start(
             adapter: adapter, services: services, advertisements: [advertisement, advertisement])
         server.set(started)

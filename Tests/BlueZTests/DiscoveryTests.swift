@@ -14,7 +14,7 @@ final class DiscoveryTests: TwoConnectionTestCase {
     /// for started before it is.
     func testScansStartingTogetherStartDiscoveryOnceAndStopItWithTheLast() async throws {
         let calls = Locked<[String]>([])
-        try await serveAdapter(powered: true) { name in calls.withLock { $0.append(name) } }
+        try await serveAdapter(powered: true) { call in calls.withLock { $0.append(call.member) } }
         let sessions = sessions()
         async let first = sessions.join(ScanFilter())
         async let second = sessions.join(ScanFilter())
@@ -30,6 +30,20 @@ final class DiscoveryTests: TwoConnectionTestCase {
         // and it starts again for the next scan
         _ = try await sessions.join(ScanFilter())
         XCTAssertEqual(calls.withLock { $0.last }, "StartDiscovery")
+    }
+
+    /// bluetoothd 5.82 takes a filter of only the adapter's own transport (an LE-only controller)
+    /// for a plain discovery, which reports only devices advertising as discoverable; an empty
+    /// Pattern makes it report every device, as 5.66 did (docs/bluez-module.md).
+    func testTheFilterAsksForEveryDeviceWhateverItsAdvertisedFlags() async throws {
+        let arguments = Locked<[DBusValue]>([])
+        try await serveAdapter(powered: true) { call in
+            if call.member == "SetDiscoveryFilter" { arguments.withLock { $0 = call.arguments } }
+        }
+        _ = try await sessions().join(ScanFilter())
+        let filter = try XCTUnwrap(arguments.withLock { $0.first }?.stringKeyedDictionary)
+        XCTAssertEqual(filter["Pattern"]?.stringValue, "")
+        XCTAssertEqual(filter["Transport"]?.stringValue, "le")
     }
 
     /// bluetoothd 5.66, while the adapter powers off under a scan, can still list this client's
@@ -58,12 +72,13 @@ final class DiscoveryTests: TwoConnectionTestCase {
     /// A model adapter: every discovery call is recorded by `record`; StartDiscovery is refused
     /// with InProgress when `refusingStart`.
     private func serveAdapter(
-        powered: Bool, refusingStart: Bool = false, record: @escaping @Sendable (String) -> Void = { _ in }
+        powered: Bool, refusingStart: Bool = false,
+        record: @escaping @Sendable (DBusMethodCall) -> Void = { _ in }
     ) async throws {
         try await server.requestName("org.bluez")
         let call = { (name: String) in
-            DBusMethod(name, in: name == "SetDiscoveryFilter" ? "a{sv}" : "") { _ in
-                record(name)
+            DBusMethod(name, in: name == "SetDiscoveryFilter" ? "a{sv}" : "") { call in
+                record(call)
                 if refusingStart, name == "StartDiscovery" {
                     throw DBusError.error(
                         name: "org.bluez.Error.InProgress", message: "Operation already in progress")

@@ -2,11 +2,9 @@
 # Builds btvirt from Debian 12's BlueZ 5.66 source with one change, for VM runs that need
 # several links on one virtual controller (docs/fleet.md, "One central, several links").
 #
-# Debian's btvirt (BlueZ 5.66) gives the two ends of a link handles of their own (the lowest free
-# on each controller) but forwards the link's data and events under the sender's handle, so a
-# controller's second link carries the wrong handle at one end and its traffic is dropped. The
-# change: both ends take the lowest handle free on both controllers. A controller's first link is
-# handle 42 at both ends either way, so single-link runs see no difference.
+# Debian's btvirt (BlueZ 5.66) forwards a link's traffic under the wrong handle at one end of a
+# controller's second link; scripts/vm/btvirt-same-handle.py is the change. Single-link runs see
+# no difference. (scripts/vm/build-bluez.sh builds a whole BlueZ, btvirt with the same change.)
 #
 # usage: scripts/vm/build-btvirt.sh      prints the path of the built btvirt (under .build/)
 # Fetches the source from Debian's archive (pinned by checksum) once; builds with cc in seconds.
@@ -18,7 +16,7 @@ url=http://deb.debian.org/debian/pool/main/b/bluez/bluez_$version.orig.tar.xz
 out=.build/btvirt
 binary=$out/btvirt
 stamp=$out/built-from
-recipe="$sha256 $(sha256sum "$0" | cut -d' ' -f1)"
+recipe="$sha256 $(cat "$0" scripts/vm/btvirt-same-handle.py | sha256sum | cut -d' ' -f1)"
 if [ -x "$binary" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$recipe" ]; then
 	echo "$PWD/$binary"
 	exit 0
@@ -41,21 +39,8 @@ curl -sSfL --retry 3 -o "$tarball" "$url"
 echo "$sha256  $tarball" | sha256sum -c --quiet -
 tar -xf "$tarball" -C "$out"
 src=$out/bluez-$version
-# the change, in conn_link(): pick the handle before either end files the link
-python3 - "$src/emulator/btdev.c" <<'PY'
-import sys
-path = sys.argv[1]
-text = open(path).read()
-anchor = "\tconn1 = conn_new(dev, handle, type);\n"
-if text.count(anchor) != 1:
-    sys.exit("build-btvirt.sh: conn_link() is not where it was expected in " + path)
-text = text.replace(anchor,
-    "\t/* the same handle at both ends (dfu-update: scripts/vm/build-btvirt.sh) */\n"
-    "\twhile (queue_find(dev->conns, match_handle, UINT_TO_PTR(handle)) ||\n"
-    "\t\t\tqueue_find(remote->conns, match_handle, UINT_TO_PTR(handle)))\n"
-    "\t\thandle++;\n" + anchor)
-open(path, "w").write(text)
-PY
+# the change (both ends of a link take the same handle)
+python3 scripts/vm/btvirt-same-handle.py "$src/emulator/btdev.c"
 # the headers as installed (<bluetooth/…>) and the one configure define btvirt uses
 mkdir -p "$src/lib/bluetooth"
 for header in "$src"/lib/*.h; do ln -sf "../$(basename "$header")" "$src/lib/bluetooth/"; done

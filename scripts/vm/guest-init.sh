@@ -50,8 +50,9 @@ dbus-daemon --system --fork 2> $logs/dbus.log || give_up "dbus-daemon did not st
 # bluetoothd by the pid it records.
 conf=$here/bluetoothd.conf
 [ -f $control/bluetoothd.conf ] && conf=$control/bluetoothd.conf # run.sh --exchange-mtu
-echo "/usr/libexec/bluetooth/bluetoothd -n -f $conf $(cat $control/bluetoothd-args)" \
-	> $control/bluetoothd.cmdline
+bluetoothd=$(cat $control/bluetoothd 2>/dev/null || echo /usr/libexec/bluetooth/bluetoothd)
+say "bluetoothd $("$bluetoothd" --version) ($bluetoothd)"
+echo "$bluetoothd -n -f $conf $(cat $control/bluetoothd-args)" > $control/bluetoothd.cmdline
 "$here/bluetoothd-control.sh" start || give_up "bluetoothd did not start"
 
 mark bluetoothd

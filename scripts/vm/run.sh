@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Runs a command inside a throw-away QEMU VM that has a real BlueZ stack: Debian's kernel with
-# bluetooth + hci_vhci, a private system D-Bus, bluetoothd 5.66 (`[GATT] Channels = 1`) and
-# virtual LE controllers hci0, hci1, … that see and connect to each other (btvirt).
+# bluetooth + hci_vhci, a private system D-Bus, bluetoothd (the host's 5.66, or --bluez;
+# `[GATT] Channels = 1`) and virtual LE controllers hci0, hci1, … that see and connect to each
+# other (btvirt).
 #
 # usage: scripts/vm/run.sh [options] [--] CMD [ARG...]
 #   --timeout SEC          stop the VM after SEC seconds (default 600)
 #   --controllers N        N virtual controllers, hci0 … hciN-1 (default 2; the fleet system
 #                          test needs 4: three dfu-sim devices and one central controller)
 #   --btvirt PATH          run this btvirt instead of Debian's (scripts/vm/build-btvirt.sh)
+#   --bluez DIR            run DIR/bluetoothd (and DIR/btvirt unless --btvirt) instead of the
+#                          host's 5.66: another BlueZ, scripts/vm/build-bluez.sh (its D-Bus policy
+#                          stays the host's); default: $DFU_VM_BLUEZ when set (so that the
+#                          scripts calling run.sh, e.g. nrf-ota.sh, run against it too)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --exchange-mtu N       the ATT MTU bluetoothd offers (its [GATT] ExchangeMTU; default 517)
@@ -25,13 +30,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=2 btvirt=btvirt logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 btvirt="" bluez=${DFU_VM_BLUEZ:-} logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=$2; shift 2 ;;
 	--controllers) controllers=$2; shift 2 ;;
 	--btvirt) btvirt=$2; shift 2 ;;
+	--bluez) bluez=$2; shift 2 ;;
 	--logs) logs=$2; shift 2 ;;
 	--bluetoothd-args) bluetoothd_args=$2; shift 2 ;;
 	--exchange-mtu) exchange_mtu=$2; shift 2 ;;
@@ -46,7 +52,15 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,28p' "$0" >&2; exit 2; }
+bluetoothd=/usr/libexec/bluetooth/bluetoothd
+if [ -n "$bluez" ]; then
+	bluez=$(cd "$bluez" && pwd)
+	bluetoothd=$bluez/bluetoothd
+	[ -n "$btvirt" ] || btvirt=$bluez/btvirt
+	[ -x "$bluetoothd" ] && [ -x "$btvirt" ] || { echo "run.sh: no bluetoothd and btvirt in $bluez" >&2; exit 2; }
+fi
+btvirt=${btvirt:-btvirt}
 case "$controllers" in [2-9]) ;; *) echo "run.sh: --controllers takes 2 to 9" >&2; exit 2 ;; esac
 say() { echo "vm: $*" >&2; }
 [ "$(id -u)" = 0 ] || { say "needs root (apt-get, exporting / to the VM)"; exit 2; }
@@ -142,6 +156,7 @@ if [ -n "$exchange_mtu" ]; then
 fi
 echo "$controllers" > "$control/controllers"
 echo "$btvirt" > "$control/btvirt"
+echo "$bluetoothd" > "$control/bluetoothd"
 
 # ---- accelerator
 if [ $accel = auto ]; then

@@ -167,6 +167,7 @@ public final class BlueZGATTServer: Sendable {
                 DBusProperty("Type", value: .string("peripheral")),
                 DBusProperty(
                     "ServiceUUIDs", value: .stringArray(advertisement.serviceUUIDs.map(\.uuidString))),
+                DBusProperty("Discoverable", value: .boolean(advertisement.isDiscoverable)),
             ]
             if let name = advertisement.localName {
                 properties.append(DBusProperty("LocalName", value: .string(name)))

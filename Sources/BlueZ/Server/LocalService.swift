@@ -48,9 +48,14 @@ public struct LocalService: Sendable {
 public struct LocalAdvertisement: Sendable {
     public var localName: String?
     public var serviceUUIDs: [BluetoothUUID]
+    /// Whether the advertisement carries the LE General Discoverable flag, as Nordic's bootloaders
+    /// and Zephyr's SMP servers advertise. bluetoothd 5.82's plain discovery reports only devices
+    /// that do (docs/bluez-module.md, "BlueZ 5.66 and 5.82").
+    public var isDiscoverable: Bool
 
-    public init(localName: String? = nil, serviceUUIDs: [BluetoothUUID] = []) {
+    public init(localName: String? = nil, serviceUUIDs: [BluetoothUUID] = [], isDiscoverable: Bool = true) {
         self.localName = localName
         self.serviceUUIDs = serviceUUIDs
+        self.isDiscoverable = isDiscoverable
     }
 }
