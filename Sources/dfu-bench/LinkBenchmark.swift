@@ -35,14 +35,7 @@ struct LinkBenchmark: AsyncParsableCommand {
             (dfu-sim): in practice the VM, scripts/vm/bench.sh.
             """)
 
-    @Option(help: "The adapter of the updater.")
-    var adapter = "hci0"
-
-    @Option(help: "The adapter dfu-sim serves the device on.")
-    var peripheralAdapter = "hci1"
-
-    @Option(help: "The dfu-sim executable (default: the one next to dfu-bench).")
-    var dfuSim: String?
+    @OptionGroup var adapters: BenchAdapterOptions
 
     @Option(help: "Image sizes in bytes, updated through AcquireWrite.")
     var sizes: [Int] = [100 * 1024, 1024 * 1024]
@@ -106,14 +99,14 @@ struct LinkBenchmark: AsyncParsableCommand {
         if instantFlash { simulatorArguments.append("--instant-flash") }
         let serve = {
             try DFUSimProcess(
-                executable: dfuSim.map { URL(fileURLWithPath: $0) } ?? DFUSimProcess.besideThisProgram,
-                arguments: ["--adapter", peripheralAdapter] + simulatorArguments)
+                executable: adapters.dfuSimExecutable,
+                arguments: ["--adapter", adapters.peripheralAdapter] + simulatorArguments)
         }
 
         let probe = {
             try await withSimulator(serve) { address in
                 try await LinkProbe.measure(
-                    central: try await BlueZCentral(adapter: adapter), address: address,
+                    central: try await BlueZCentral(adapter: adapters.adapter), address: address,
                     roundTrips: roundTrips, longRun: probePackets, repeats: probeRepeats)
             }.value
         }
@@ -209,7 +202,8 @@ struct LinkBenchmark: AsyncParsableCommand {
         _ package: DFUPackage, acquireWrite: Bool, _ serve: () throws -> DFUSimProcess
     ) async throws -> (run: LinkUpdateRun, plainClient: Duration?) {
         let (run, held) = try await withSimulator(serve) { address in
-            try await Self.update(package, address: address, adapter: adapter, acquireWrite: acquireWrite)
+            try await Self.update(
+                package, address: address, adapter: adapters.adapter, acquireWrite: acquireWrite)
         }
         try Self.check(held, holds: package)
         let plain = acquireWrite && plainClient ? try await plainUpdate(package, serve) : nil
@@ -221,7 +215,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         -> Duration
     {
         let (duration, held) = try await withSimulator(serve) { address in
-            try await PlainSecureClient.send(package, to: address, from: adapter)
+            try await PlainSecureClient.send(package, to: address, from: adapters.adapter)
         }
         try Self.check(held, holds: package)
         return duration
@@ -233,7 +227,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         _ serve: () throws -> DFUSimProcess, _ body: (String) async throws -> T
     ) async throws -> (value: T, held: [String: Any]) {
         try await serve().serving(body) { address in
-            try? await BlueZCentral(adapter: adapter).removeDevice(address: address)
+            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
         }
     }
 }

@@ -14,9 +14,9 @@ struct SMPBenchmark: AsyncParsableCommand {
         abstract: "SMP image upload through bluetoothd: our engine and smpmgr, against the link's SMP bound.",
         discussion: """
             Measures the link as `dfu-bench link` does (dfu-sim --simulate secure --trace, at the \
-            start and at the end; the bound takes their mean). Then serves `dfu-sim --simulate smp-app --trace` \
-            on --peripheral-adapter and updates it from --adapter twice with SMPUpdater: a small \
-            image (untimed: under TCG first runs of code pay for its translation; it also leaves \
+            start and at the end; the bound takes their mean). Then serves `dfu-sim --simulate \
+            smp-app --trace` on --peripheral-adapter and updates it from --adapter (smpmgr's \
+            adapter is pinned to hci0 by its launcher) twice with SMPUpdater: a small image (untimed: under TCG first runs of code pay for its translation; it also leaves \
             the old image in slot 1, so that the measured upload waits for the slot's erase as on a \
             device updated before), then the --size image. A fresh dfu-sim with the same options \
             gets the same two images from smpmgr (--smpmgr: `smpmgr --ble ADDRESS upgrade \
@@ -31,14 +31,7 @@ struct SMPBenchmark: AsyncParsableCommand {
             adapters that see each other and root: in practice the VM, scripts/vm/bench-smp.sh.
             """)
 
-    @Option(help: "The adapter of the updater (smpmgr's is pinned to hci0 by its launcher).")
-    var adapter = "hci0"
-
-    @Option(help: "The adapter dfu-sim serves the device on.")
-    var peripheralAdapter = "hci1"
-
-    @Option(help: "The dfu-sim executable (default: the one next to dfu-bench).")
-    var dfuSim: String?
+    @OptionGroup var adapters: BenchAdapterOptions
 
     @Option(help: "smpmgr's launcher: takes smpmgr's arguments (scripts/vm/smpmgr-client.sh).")
     var smpmgr: String
@@ -88,8 +81,8 @@ struct SMPBenchmark: AsyncParsableCommand {
         let image = try Self.image(size: size, version: "2.0.0")
 
         let ours = try await serving("ours", holding: image) { _, address in
-            _ = try await Self.update(warmUp, address: address, adapter: adapter)
-            return try await Self.update(image, address: address, adapter: adapter)
+            _ = try await Self.update(warmUp, address: address, adapter: adapters.adapter)
+            return try await Self.update(image, address: address, adapter: adapters.adapter)
         }
         let theirs = try await serving("smpmgr", holding: image) { simulator, address in
             var wallTime = Duration.zero
@@ -104,7 +97,7 @@ struct SMPBenchmark: AsyncParsableCommand {
         }
         let resumed = try await serving("resumed", holding: image, fault: "disconnect-at=\(size / 2)") {
             _, address in
-            try await Self.update(image, address: address, adapter: adapter)
+            try await Self.update(image, address: address, adapter: adapters.adapter)
         }
         let linkAtEnd = try await probeLink()
         report.link(linkAtEnd, measured: "end")
@@ -137,10 +130,10 @@ struct SMPBenchmark: AsyncParsableCommand {
     private func probeLink() async throws -> LinkFigures {
         try await serve(["--simulate", "secure", "--trace"]).serving { address in
             try await LinkProbe.measure(
-                central: try await BlueZCentral(adapter: adapter), address: address,
+                central: try await BlueZCentral(adapter: adapters.adapter), address: address,
                 roundTrips: roundTrips, longRun: 600, repeats: 4)
         } afterStop: { address in
-            try? await BlueZCentral(adapter: adapter).removeDevice(address: address)
+            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
         }.value
     }
 
@@ -161,7 +154,7 @@ struct SMPBenchmark: AsyncParsableCommand {
         let (value, held) = try await simulator.serving { address in
             try await body(simulator, address)
         } afterStop: { address in
-            try? await BlueZCentral(adapter: adapter).removeDevice(address: address)
+            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
         }
         if let eventsDirectory {
             let lines = try simulator.events.map {
@@ -179,7 +172,7 @@ struct SMPBenchmark: AsyncParsableCommand {
 
     private func serve(_ arguments: [String]) throws -> DFUSimProcess {
         try DFUSimProcess(
-            executable: dfuSim.map { URL(fileURLWithPath: $0) } ?? DFUSimProcess.besideThisProgram,
-            arguments: ["--adapter", peripheralAdapter] + arguments)
+            executable: adapters.dfuSimExecutable,
+            arguments: ["--adapter", adapters.peripheralAdapter] + arguments)
     }
 }
