@@ -42,8 +42,8 @@ public struct DFUDeviceSupport: Sendable, Equatable {
             if let mode = try await DeviceMode.detect(in: services, options: options, timeout: timeout) {
                 return Self(mode)
             }
-            let smp = services.first { $0.uuid == SMPUUIDs.service }?.characteristic(SMPUUIDs.characteristic)
-            return smp == nil ? nil : Self(protocolKind: .smp, mode: .application)
+            return SMPUUIDs.characteristic(in: services) == nil
+                ? nil : Self(protocolKind: .smp, mode: .application)
         } catch is LegacyVersionUnreadable {
             throw GATTError.operationFailed(
                 operation: "reading the Legacy DFU Version characteristic",

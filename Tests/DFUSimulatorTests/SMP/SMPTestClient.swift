@@ -26,10 +26,9 @@ final class SMPTestClient {
         peripheral = try await central.connect(address, timeout: Self.timeout)
         mtu = await peripheral.mtu
         let services = try await peripheral.services()
-        guard
-            let smp = services.first(where: { $0.uuid == SMPUUIDs.service })?.characteristics
-                .first(where: { $0.uuid == SMPUUIDs.characteristic })
-        else { throw GATTError.attributeNotFound(SMPUUIDs.characteristic.uuidString) }
+        guard let smp = SMPUUIDs.characteristic(in: services) else {
+            throw GATTError.attributeNotFound(SMPUUIDs.characteristic.uuidString)
+        }
         characteristic = smp
         notifications = NotificationBox(try await smp.subscribe(timeout: Self.timeout).makeAsyncIterator())
     }

@@ -110,13 +110,12 @@ final class SMPChannel {
                 response = try await nextResponse(
                     timeout: timeout, waitingFor: "the answer to \(request.name)")
             } while response.header.sequence != sequence
-            if case .device(let error)? = response.failure(answering: request),
-                let retry = error.versionToRetry, retry != version
-            {
+            let failure = response.failure(answering: request)
+            if case .device(let error)? = failure, let retry = error.versionToRetry, retry != version {
                 version = retry
                 continue
             }
-            if let failure = response.failure(answering: request) {
+            if let failure {
                 throw session.smpFailure(failure, answering: request.name)
             }
             return response

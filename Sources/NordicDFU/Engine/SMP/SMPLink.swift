@@ -28,9 +28,7 @@ extension UpdateSession {
 
     private func inspectSMP(_ peripheral: any GATTPeripheral) async throws -> SMPLink {
         let services = try await peripheral.services()
-        guard
-            let characteristic = services.first(where: { $0.uuid == SMPUUIDs.service })?
-                .characteristic(SMPUUIDs.characteristic)
+        guard let characteristic = SMPUUIDs.characteristic(in: services)
         else {
             await peripheral.disconnect()
             let nordic = DFUDeviceSupport.advertisedProtocol(services.map(\.uuid), uuids: options.uuids)
