@@ -14,18 +14,14 @@ struct RolloutStatusCommand: ContractCommand {
             until a gateway reports it.
             """)
 
-    @Argument(help: "The rollout's name.")
-    var name: String
+    @OptionGroup var options: RolloutTargetOptions
 
-    @OptionGroup var store: StoreOptions
-
-    @Flag(help: "Print one JSON object (docs/cli-contract.md).")
-    var json = false
-
-    @OptionGroup var logging: LoggingOptions
+    var json: Bool { options.json }
+    var logging: LoggingOptions { options.logging }
 
     func run() async throws {
-        let status = try await withStore(store) { try await $0.status(of: name) }
+        let name = options.name
+        let status = try await withStore(options.store) { try await $0.status(of: name) }
         if json {
             Output.line(Self.object(status))
         } else {

@@ -1,23 +1,10 @@
 import ArgumentParser
 import DFURollout
 
-/// What `rollout pause|resume|cancel` take.
-struct RolloutSteerOptions: ParsableArguments {
-    @Argument(help: "The rollout's name.")
-    var name: String
-
-    @OptionGroup var store: StoreOptions
-
-    @Flag(help: "Print JSON (docs/cli-contract.md).")
-    var json = false
-
-    @OptionGroup var logging: LoggingOptions
-}
-
 /// `dfu-update rollout pause|resume|cancel NAME`: the operator's word on a rollout.
 protocol RolloutSteerCommand: ContractCommand {
     static var command: DFURollout.RolloutCommand { get }
-    var options: RolloutSteerOptions { get }
+    var options: RolloutTargetOptions { get }
 }
 
 extension RolloutSteerCommand {
@@ -41,7 +28,7 @@ struct RolloutPauseCommand: RolloutSteerCommand {
         abstract: "Stop new claims on every gateway (within one heartbeat); updates in progress go on.")
     static let command = DFURollout.RolloutCommand.pause
 
-    @OptionGroup var options: RolloutSteerOptions
+    @OptionGroup var options: RolloutTargetOptions
 }
 
 struct RolloutResumeCommand: RolloutSteerCommand {
@@ -49,7 +36,7 @@ struct RolloutResumeCommand: RolloutSteerCommand {
         commandName: "resume", abstract: "Let gateways claim the devices of a paused rollout again.")
     static let command = DFURollout.RolloutCommand.resume
 
-    @OptionGroup var options: RolloutSteerOptions
+    @OptionGroup var options: RolloutTargetOptions
 }
 
 struct RolloutCancelCommand: RolloutSteerCommand {
@@ -58,5 +45,5 @@ struct RolloutCancelCommand: RolloutSteerCommand {
         abstract: "End a rollout: no new claims, and gateways abort the updates they hold.")
     static let command = DFURollout.RolloutCommand.cancel
 
-    @OptionGroup var options: RolloutSteerOptions
+    @OptionGroup var options: RolloutTargetOptions
 }
