@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NordicDFU", targets: ["NordicDFU"]),
         .library(name: "DFUFleet", targets: ["DFUFleet"]),
+        .library(name: "DFUGateway", targets: ["DFUGateway"]),
         .library(name: "DFUSimulator", targets: ["DFUSimulator"]),
         .library(name: "BlueZ", targets: ["BlueZ"]),
         .library(name: "MCUmgr", targets: ["MCUmgr"]),
@@ -78,6 +79,8 @@ let package = Package(
         .target(
             name: "DFURolloutPostgres",
             dependencies: ["DFURollout", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        // A gateway: takes the devices it reaches from a store's rollouts and updates them.
+        .target(name: "DFUGateway", dependencies: ["DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT"]),
         // org.bluez on a private bus in front of one simulated device, without a radio
         // (`dfu-sim --bluetoothd-stand-in`).
         .target(
@@ -104,7 +107,7 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
-                "DFURollout", "DFURolloutPostgres",
+                "DFURollout", "DFURolloutPostgres", "DFUGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

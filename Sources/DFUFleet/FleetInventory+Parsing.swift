@@ -18,29 +18,33 @@ extension FleetInventory {
             throw FleetInventoryError(
                 "\(url.path): cannot read the inventory; check the path and its permissions")
         }
-        let folder = url.deletingLastPathComponent()
         do throws(FleetInventoryError) {
-            let inventory: FleetInventory
-            switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            case nil:
-                throw FleetInventoryError(
-                    "the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
-            case UInt8(ascii: "{"):
-                inventory = try Self(json: data)
-            case UInt8(ascii: "["):
-                throw FleetInventoryError(
-                    "a JSON list; an inventory is an object with \"devices\" (and optional \"defaults\", \"rules\")"
-                )
-            default:
-                guard let text = String(validating: data, as: UTF8.self) else {
-                    throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
-                }
-                inventory = try Self(csv: text)
-            }
-            self = inventory.resolvingPaths(against: folder)
+            try self.init(data: data, folder: url.deletingLastPathComponent())
         } catch {
             throw FleetInventoryError("\(url.path): \(error.message)")
         }
+    }
+
+    /// Reads an inventory's bytes as `init(contentsOf:)` reads a file's, taking its package and
+    /// public key paths relative to `folder` (a rollout's inventory, kept in its store).
+    public init(data: Data, folder: URL) throws(FleetInventoryError) {
+        let inventory: FleetInventory
+        switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+        case nil:
+            throw FleetInventoryError("the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
+        case UInt8(ascii: "{"):
+            inventory = try Self(json: data)
+        case UInt8(ascii: "["):
+            throw FleetInventoryError(
+                "a JSON list; an inventory is an object with \"devices\" (and optional \"defaults\", \"rules\")"
+            )
+        default:
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
+            }
+            inventory = try Self(csv: text)
+        }
+        self = inventory.resolvingPaths(against: folder)
     }
 
     /// The JSON form: `{"defaults": {…}, "devices": [{…}], "rules": [{…}]}`, read strictly: an

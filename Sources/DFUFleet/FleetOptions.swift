@@ -24,6 +24,9 @@ public struct FleetOptions: Sendable {
     public var maximumFailures: Int?
     /// After each update, reconnect and read the version the device now reports.
     public var readBack = true
+    /// Addresses of devices outside this run (the rest of a rollout, when a gateway runs one of
+    /// its devices): never looked for or taken as one of this run's devices' bootloaders.
+    public var reservedAddresses: Set<String> = []
 
     public init() {}
 }

@@ -22,7 +22,8 @@ extension FleetRun {
     /// is also looked for at address + 1, where its bootloader waits after an interrupted update
     /// (protocol doc §0.4), unless another device of the inventory has that address.
     func discover(_ entries: [FleetDeviceEntry]) async -> [Found] {
-        let named = Set(fleet.inventory.devices.map { DeviceIdentifier($0.device) })
+        let named = Set(
+            (fleet.inventory.devices.map(\.device) + options.reservedAddresses).map(DeviceIdentifier.init))
         let targets = entries.map { entry in
             let identifier = DeviceIdentifier(entry.device)
             var identifiers = [identifier]

@@ -118,7 +118,7 @@ final class FleetRun: Sendable {
         let central = adapter.centrals[sighting.central]
         var report = base(item)
         let started = central.linkTime.now()
-        let others = foundAddresses.withLock { $0 }
+        let others = foundAddresses.withLock { $0 }.union(options.reservedAddresses)
         let update = FleetDeviceUpdate(
             device: item.found.entry.device, address: sighting.advertisement.address, central: central,
             package: fleet.packages[item.choice.package]!,

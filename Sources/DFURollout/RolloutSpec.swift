@@ -80,3 +80,15 @@ public struct RolloutInventory: Sendable, Equatable {
         self.folder = folder
     }
 }
+
+/// A package of a rollout without its bytes: its name (the path as the inventory resolves it)
+/// and its digest (lowercase hex).
+public struct PackageName: Sendable, Equatable {
+    public var name: String
+    public var sha256: String
+
+    public init(name: String, sha256: String) {
+        self.name = name
+        self.sha256 = sha256
+    }
+}

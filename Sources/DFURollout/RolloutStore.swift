@@ -45,6 +45,10 @@ public protocol RolloutStore: Sendable {
     /// The inventory the rollout was made from, if any.
     func inventory(of rollout: String) async throws -> RolloutInventory?
 
+    /// The rollout's packages: each one's name (its path as the inventory resolves it) and
+    /// SHA-256, for a gateway to find the package a rule chose.
+    func packages(of rollout: String) async throws -> [PackageName]
+
     /// A package's bytes, checked against its digest.
     func package(_ sha256: String, of rollout: String) async throws -> Data
 

@@ -145,6 +145,20 @@ public final class PostgresRolloutStore: RolloutStore {
         }
     }
 
+    public func packages(of rollout: String) async throws -> [PackageName] {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            let rows = try await connection.query(
+                "SELECT name, sha256 FROM packages WHERE rollout_id = \(header.id) ORDER BY name",
+                logger: self.logger)
+            var names: [PackageName] = []
+            for try await (name, sha256) in rows.decode((String, String).self) {
+                names.append(PackageName(name: name, sha256: sha256))
+            }
+            return names
+        }
+    }
+
     public func package(_ sha256: String, of rollout: String) async throws -> Data {
         let bytes: Data? = try await transaction { connection in
             let header = try await self.header(of: rollout, on: connection)

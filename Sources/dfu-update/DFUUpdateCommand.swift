@@ -25,7 +25,7 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         version: BuildInfo.description,
         subcommands: [
             InspectCommand.self, AdaptersCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
-            FleetCommand.self, RolloutCommands.self,
+            FleetCommand.self, RolloutCommands.self, GatewayCommand.self,
         ])
 
     /// Parses, bootstraps logging, runs, and reports every failure of every command one way

@@ -54,29 +54,7 @@ struct FleetCommand: ContractCommand {
     @Option(help: "Remember finished devices in this file; a run started again skips them.")
     var state: String?
 
-    @Option(
-        parsing: .unconditional,
-        help:
-            "Whole updates started again per device after one failed to connect or lost its link beyond --retries, 0…100.",
-        transform: { try Ranged.integer($0, in: 0...100) })
-    var deviceRetries = 2
-
-    @Option(
-        parsing: .unconditional,
-        help: "Seconds one device's update may take, device retries included, more than 0 and at most 3600.",
-        transform: Seconds.parse)
-    var deviceTimeout = Seconds(600)
-
-    @Option(
-        parsing: .unconditional,
-        help: "Seconds to scan for the inventory's devices, more than 0 and at most 3600.",
-        transform: Seconds.parse)
-    var discoveryTimeout = Seconds(10)
-
-    @Flag(help: "Do not reconnect after an update to read the version the device now reports.")
-    var noReadBack = false
-
-    @OptionGroup(title: "Update options (each device)") var update: UpdateOptions
+    @OptionGroup var device: FleetDeviceOptions
 
     @OptionGroup var logging: LoggingOptions
 
@@ -123,16 +101,11 @@ struct FleetCommand: ContractCommand {
 
     /// The fleet options these flags ask for.
     var options: FleetOptions {
-        var options = FleetOptions()
+        var options = device.fleetOptions
         options.concurrency = concurrency
         options.plan = plan
         options.canary = safety.canary
         options.maximumFailures = safety.maxFailures
-        options.retries = deviceRetries
-        options.deviceTimeout = deviceTimeout.duration
-        options.discoveryTimeout = discoveryTimeout.duration
-        options.readBack = !noReadBack
-        options.update = update.dfuOptions
         return options
     }
 }

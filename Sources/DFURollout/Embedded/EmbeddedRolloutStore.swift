@@ -89,6 +89,13 @@ public actor EmbeddedRolloutStore: RolloutStore {
             gateways: gateways)
     }
 
+    public func packages(of rollout: String) throws -> [PackageName] {
+        let id = try header(of: rollout).id
+        return try connection.query(
+            "SELECT name, sha256 FROM packages WHERE rollout_id = ? ORDER BY name", [.integer(id)]
+        ).map { PackageName(name: $0.text(0) ?? "", sha256: $0.text(1) ?? "") }
+    }
+
     public func package(_ sha256: String, of rollout: String) throws -> Data {
         let id = try header(of: rollout).id
         let rows = try connection.query(

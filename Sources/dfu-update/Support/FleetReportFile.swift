@@ -14,6 +14,11 @@ enum FleetReportFile {
             (JSONValue.object([("devices", .array(devices)), ("summary", summary)]).serialized() + "\n").utf8)
     }
 
+    /// One device's report as a rollout store keeps it.
+    static func deviceJSON(_ device: FleetDeviceReport) -> Data {
+        Data(JSONValue.object(members(device)).serialized().utf8)
+    }
+
     /// A device's members: the contract's, then the fleet's additions (docs/fleet.md).
     static func members(_ device: FleetDeviceReport) -> [(String, JSONValue)] {
         [

@@ -15,11 +15,13 @@ final class FleetReporter: Sendable {
     private let printers = Locked([String: FlashReporter]())
     private let live: FleetLiveView?
 
-    init(json: Bool, plan: Bool, simulated: [String: SimulatedCentral]) {
+    /// `live`: a live view of the devices when stderr is a terminal (the fleet's devices are
+    /// known at the start; a gateway's come and go, and it prints lines instead).
+    init(json: Bool, plan: Bool, simulated: [String: SimulatedCentral], live: Bool = true) {
         self.json = json
         self.plan = plan
         self.simulated = simulated
-        live = !json && isatty(STDERR_FILENO) == 1 ? FleetLiveView() : nil
+        self.live = live && !json && isatty(STDERR_FILENO) == 1 ? FleetLiveView() : nil
     }
 
     /// Called in the fleet's tasks as events happen.

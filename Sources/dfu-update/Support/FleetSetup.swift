@@ -26,7 +26,7 @@ struct FleetSetup {
                 exitCode: .fileNotFound)
         }
         var inventory = try Self.usage { try FleetInventory(contentsOf: url) }
-        if command.update.force { inventory.defaults.force = true }
+        if command.device.update.force { inventory.defaults.force = true }
         let packages = try Self.packages(inventory.packagePaths)
 
         var adapters: [FleetAdapter] = []

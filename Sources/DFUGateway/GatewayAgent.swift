@@ -1,0 +1,192 @@
+import DFUFleet
+import DFURollout
+import DFUSupport
+import Foundation
+import GATT
+
+/// A gateway (docs/gateway.md): takes the devices it can reach from every active rollout in a
+/// store, updates them, several at once, and reports each result; picks up new and resumed
+/// rollouts as they come, and keeps going through store outages.
+///
+/// ```swift
+/// let agent = GatewayAgent(store: store, configuration: .init(name: "hall-a"), reach: reach)
+/// await agent.run { event in … }   // cancel the task to stop: devices in progress are given back
+/// ```
+public struct GatewayAgent: Sendable {
+    let store: any RolloutStore
+    let configuration: GatewayConfiguration
+    let reach: GatewayReach
+    /// Where packages read from the store are kept while the agent runs.
+    let cache: URL
+    let describe: @Sendable (FleetDeviceReport) -> Data?
+
+    /// `describe`: a device's fleet report as the store keeps it (JSON), if any.
+    public init(
+        store: any RolloutStore, configuration: GatewayConfiguration, reach: GatewayReach, cache: URL,
+        describe: @escaping @Sendable (FleetDeviceReport) -> Data? = { _ in nil }
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.reach = reach
+        self.cache = cache
+        self.describe = describe
+    }
+
+    /// Runs until cancelled, or with `exitWhenIdle` until no rollout has work for this gateway.
+    /// On cancellation, the updates in progress are aborted (each device can take its update
+    /// again) and their devices given back.
+    public func run(emit: @escaping @Sendable (GatewayEvent) -> Void) async {
+        let loop = GatewayLoop(agent: self, emit: emit)
+        await loop.run()
+    }
+}
+
+/// One run of the agent: its claims, the rollouts it has loaded, and its view of the store.
+final class GatewayLoop: Sendable {
+    private struct State {
+        /// Devices being updated now, by the identifier and the rollout.
+        var running: [DeviceIdentifier: String] = [:]
+        var contexts: [String: RolloutContext] = [:]
+        var unusable: Set<String> = []
+        var storeAway = false
+    }
+
+    let agent: GatewayAgent
+    let emit: @Sendable (GatewayEvent) -> Void
+    private let state = Locked(State())
+    private let wakeup = Wakeup()
+
+    init(agent: GatewayAgent, emit: @escaping @Sendable (GatewayEvent) -> Void) {
+        self.agent = agent
+        self.emit = emit
+    }
+
+    private var configuration: GatewayConfiguration { agent.configuration }
+
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            while !Task.isCancelled {
+                do {
+                    let (rollouts, claimed) = try await claimWork(group: &group)
+                    storeAnswered()
+                    if configuration.exitWhenIdle, !claimed, state.withLock({ $0.running.isEmpty }),
+                        try await isIdle(rollouts)
+                    {
+                        emit(.idle)
+                        break
+                    }
+                } catch {
+                    storeFailed(error)
+                }
+                await wakeup.wait(atMost: configuration.pollInterval)
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Claims what the gateway has room for, rollout by rollout, and starts each update.
+    /// Returns the rollouts and whether anything was claimed.
+    private func claimWork(group: inout TaskGroup<Void>) async throws -> ([String], Bool) {
+        let rollouts = try await agent.store.rollouts()
+        var free = configuration.concurrency - state.withLock { $0.running.count }
+        guard free > 0 else { return (rollouts, false) }
+        let seen = await agent.reach.seen(within: configuration.scanWindow)
+        var claimed = false
+        for rollout in rollouts where free > 0 {
+            guard let context = await context(of: rollout) else { continue }
+            let (busy, mine) = state.withLock { state in
+                (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
+            }
+            let candidates = context.devices(among: seen).filter { !busy.contains(DeviceIdentifier($0)) }
+            let limit = min(free, context.concurrency - mine)
+            guard !candidates.isEmpty, limit > 0 else { continue }
+            let sent = ContinuousClock.now
+            let claims = try await agent.store.claim(
+                rollout, for: configuration.name, among: candidates, limit: limit, lease: configuration.lease)
+            for claim in claims {
+                free -= 1
+                claimed = true
+                start(claim, sent: sent, context: context, group: &group)
+            }
+        }
+        return (rollouts, claimed)
+    }
+
+    private func start(
+        _ claim: DeviceClaim, sent: ContinuousClock.Instant, context: RolloutContext,
+        group: inout TaskGroup<Void>
+    ) {
+        let identifier = DeviceIdentifier(claim.device)
+        state.withLock { $0.running[identifier] = claim.rollout }
+        emit(.claimed(claim))
+        let run = GatewayDeviceRun(
+            claim: claim, claimSent: sent, context: context, reach: agent.reach, store: agent.store,
+            configuration: configuration, describe: agent.describe, emit: emit)
+        group.addTask {
+            await run.run()
+            self.state.withLock { _ = $0.running.removeValue(forKey: identifier) }
+            self.wakeup.signal()
+        }
+    }
+
+    /// The rollout's context, loaded once; nil (and one event) when it cannot be used.
+    private func context(of rollout: String) async -> RolloutContext? {
+        let (known, unusable) = state.withLock { ($0.contexts[rollout], $0.unusable.contains(rollout)) }
+        if let known { return known }
+        guard !unusable else { return nil }
+        do {
+            let context = try await RolloutContext.load(
+                rollout, from: agent.store, cache: agent.cache.appendingPathComponent("packages"))
+            state.withLock { $0.contexts[rollout] = context }
+            return context
+        } catch let error as RolloutStoreError {
+            if case .storage = error { return nil }  // the store is away: try again later
+            markUnusable(rollout, reason: "\(error)")
+            return nil
+        } catch {
+            markUnusable(rollout, reason: "\(error)")
+            return nil
+        }
+    }
+
+    private func markUnusable(_ rollout: String, reason: String) {
+        state.withLock { _ = $0.unusable.insert(rollout) }
+        emit(.rolloutUnusable(rollout, reason: reason))
+    }
+
+    /// Whether no rollout has work this gateway can do: each one is halted, cancelled or
+    /// completed, or every device of it that this gateway reaches has its result. A paused
+    /// rollout still has work: it may be resumed.
+    private func isIdle(_ rollouts: [String]) async throws -> Bool {
+        let seen = await agent.reach.seen(within: configuration.scanWindow)
+        for rollout in rollouts {
+            guard let context = state.withLock({ $0.contexts[rollout] }) else {
+                if state.withLock({ $0.unusable.contains(rollout) }) { continue }
+                return false
+            }
+            let status = try await agent.store.status(of: rollout)
+            guard status.state == .active || status.state == .paused else { continue }
+            let reached = context.devices(among: seen)
+            if status.devices.contains(where: { reached.contains($0.device) && $0.result == nil }) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private func storeAnswered() {
+        let wasAway = state.withLock { state in
+            defer { state.storeAway = false }
+            return state.storeAway
+        }
+        if wasAway { emit(.storeAvailable) }
+    }
+
+    private func storeFailed(_ error: any Error) {
+        let first = state.withLock { state in
+            defer { state.storeAway = true }
+            return !state.storeAway
+        }
+        if first { emit(.storeUnavailable("\(error)")) }
+    }
+}

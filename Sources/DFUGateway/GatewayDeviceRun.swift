@@ -1,0 +1,132 @@
+import DFUFleet
+import DFURollout
+import DFUSupport
+import Foundation
+import NordicDFU
+
+/// One claimed device: its update as a fleet run of that one device, under its lease, then its
+/// result reported to the store, or the device given back.
+struct GatewayDeviceRun: Sendable {
+    let claim: DeviceClaim
+    let claimSent: ContinuousClock.Instant
+    let context: RolloutContext
+    let reach: GatewayReach
+    let store: any RolloutStore
+    let configuration: GatewayConfiguration
+    /// The device's fleet report as the store keeps it (the CLI's JSON of it).
+    let describe: @Sendable (FleetDeviceReport) -> Data?
+    let emit: @Sendable (GatewayEvent) -> Void
+
+    func run() async {
+        let fleet: Fleet
+        do {
+            fleet = try makeFleet()
+        } catch {
+            return await release("this gateway cannot update it: \(error)")
+        }
+        let keeper = LeaseKeeper(
+            claim: claim, store: store, configuration: configuration, claimSent: claimSent)
+        let notFound = Locked(false)
+        let (controller, outputs) = fleet.start { event in
+            if case .planned(let entry) = event, !entry.found { notFound.withLock { $0 = true } }
+            emit(.fleet(claim, event))
+        }
+        let keeping = Task { await keeper.keep(stop: controller.cancel) }
+        defer { keeping.cancel() }
+        let report = await withTaskCancellationHandler {
+            var report: FleetReport?
+            for await output in outputs {
+                if case .ended(let ended) = output { report = ended }
+            }
+            return report?.devices.first
+        } onCancel: {
+            controller.cancel()
+        }
+        if let lost = keeper.lost {
+            return emit(.leaseLost(claim, reason: lost))
+        }
+        guard let report, report.result != .notStarted, !notFound.withLock({ $0 }) else {
+            return await release(notFound.withLock { $0 } ? "not found" : "not started")
+        }
+        if report.result == .aborted, !keeper.cancelledByOperator {
+            return await release("the gateway is stopping")
+        }
+        await self.report(report, keeper: keeper)
+    }
+
+    /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
+    /// rollout's canary and failure limit are the store's, so the fleet has neither.
+    private func makeFleet() throws -> Fleet {
+        guard var entry = context.entry(for: claim) else {
+            throw FleetInventoryError("the rollout's inventory does not list it")
+        }
+        let adapters = reach.adapters(for: claim.device)
+        if reach.isSimulated(claim.device) { entry.adapter = adapters.first?.name }
+        var inventory = context.inventory
+        inventory.devices = [entry]
+        var options = configuration.fleet
+        options.concurrency = 1
+        options.canary = 0
+        options.maximumFailures = nil
+        options.plan = false
+        options.reservedAddresses = context.otherAddresses(than: claim.device)
+        let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
+        return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
+    }
+
+    /// Reports the result, trying again while the store is away, as long as the lease is this
+    /// gateway's (the keeper, still running, goes on renewing it meanwhile).
+    private func report(_ report: FleetDeviceReport, keeper: LeaseKeeper) async {
+        let result = DeviceResult(report.result)
+        let outcome = DeviceOutcome(
+            result: result, error: report.failure?.message ?? (result == .completed ? nil : report.reason),
+            report: describe(report))
+        let claim = claim
+        let store = store
+        while keeper.lost == nil {
+            switch await Deadline.result(
+                of: { try await store.report(claim, outcome) }, before: keeper.deadline)
+            {
+            case .success?:
+                return emit(.reported(claim, result))
+            case .failure(RolloutStoreError.leaseLost)?:
+                return emit(
+                    .leaseLost(claim, reason: "another gateway holds it now; its result was not recorded"))
+            case .failure?, nil:
+                // The store is away: try again while the keeper still holds the lease.
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        emit(
+            .leaseLost(
+                claim, reason: "its lease ran out before the store took its result (\(result.rawValue))"))
+    }
+
+    /// Gives the device back so that another gateway may take it at once; outlives the
+    /// cancellation of a gateway that is stopping.
+    private func release(_ reason: String) async {
+        let claim = claim
+        let store = store
+        let answer = await Task {
+            await Deadline.result(of: { try await store.release(claim) }, before: .now + .seconds(10))
+        }.value
+        if case .success? = answer {
+            emit(.released(claim, reason: reason))
+        } else {
+            emit(
+                .leaseLost(claim, reason: "\(reason); it could not be given back, so its lease will run out"))
+        }
+    }
+}
+
+extension DeviceResult {
+    /// A fleet's final result as the store records it (`notStarted` is never reported).
+    init(_ result: FleetDeviceReport.Result) {
+        switch result {
+        case .completed: self = .completed
+        case .skipped: self = .skipped
+        case .failed: self = .failed
+        case .aborted, .notStarted: self = .aborted
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import DFUFleet
+import DFURollout
+
+/// What a gateway agent reports while it runs.
+public enum GatewayEvent: Sendable {
+    /// The gateway holds the device now.
+    case claimed(DeviceClaim)
+    /// An event of the device's update (its fleet run of one device).
+    case fleet(DeviceClaim, FleetEvent)
+    /// The device's result is in the store.
+    case reported(DeviceClaim, DeviceResult)
+    /// The gateway gave the device back without a result, and why.
+    case released(DeviceClaim, reason: String)
+    /// The gateway stopped touching the device: its lease was taken over or ran out unrenewed.
+    case leaseLost(DeviceClaim, reason: String)
+    /// The store could not be reached (once per outage); the gateway keeps trying.
+    case storeUnavailable(String)
+    /// The store answers again.
+    case storeAvailable
+    /// A rollout this gateway cannot work on (its inventory or a package cannot be used), once.
+    case rolloutUnusable(String, reason: String)
+    /// No rollout has work this gateway can do (with `exitWhenIdle`, the last event).
+    case idle
+}

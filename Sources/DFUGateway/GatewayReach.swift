@@ -1,0 +1,56 @@
+import DFUFleet
+import GATT
+import NordicDFU
+
+/// The devices a gateway can reach: simulated devices, each on an adapter of its own, and the
+/// Bluetooth adapters it scans for the rest.
+public struct GatewayReach: Sendable {
+    /// Simulated devices by the identifier they are named by.
+    let simulated: [DeviceIdentifier: FleetAdapter]
+    let adapters: [FleetAdapter]
+
+    /// `simulated`: each simulated device's inventory name and the adapter of its own central.
+    public init(simulated: [(device: String, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
+        self.simulated = Dictionary(
+            simulated.map { (DeviceIdentifier($0.device), $0.adapter) },
+            uniquingKeysWith: { first, _ in first })
+        self.adapters = adapters
+    }
+
+    /// The adapters a device's update may use: its simulated one, else the Bluetooth adapters.
+    func adapters(for device: String) -> [FleetAdapter] {
+        simulated[DeviceIdentifier(device)].map { [$0] } ?? adapters
+    }
+
+    func isSimulated(_ device: String) -> Bool { simulated[DeviceIdentifier(device)] != nil }
+
+    /// The identifiers seen now: every simulated device, and what the Bluetooth adapters hear
+    /// within `window` (an address is also taken for the one below it, where an application
+    /// whose update was interrupted waits in its bootloader; protocol doc §0.4).
+    func seen(within window: Duration) async -> Set<DeviceIdentifier> {
+        var seen = Set(simulated.keys)
+        guard !adapters.isEmpty else { return seen }
+        let heard = await withTaskGroup(of: [DeviceIdentifier].self) { group in
+            for central in adapters.flatMap(\.centrals) {
+                group.addTask {
+                    var identifiers: [DeviceIdentifier] = []
+                    do {
+                        for try await advertisement in central.scan(ScanFilter(), timeout: window) {
+                            identifiers.append(.address(advertisement.address))
+                            if let below = BluetoothAddress(advertisement.address)?.decremented {
+                                identifiers.append(.address(below.description))
+                            }
+                            if let name = advertisement.name { identifiers.append(.name(name)) }
+                        }
+                    } catch {
+                        // An adapter that cannot scan sees nothing this time.
+                    }
+                    return identifiers
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        seen.formUnion(heard)
+        return seen
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import DFUFleet
+import DFUGateway
+import DFURollout
+import DFUSupport
+import Foundation
+
+/// `dfu-update gateway`: the agent that updates a store's rollouts on the devices this machine
+/// reaches (docs/gateway.md).
+struct GatewayCommand: ContractCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Run as a gateway: update the devices in reach of every rollout in a store.",
+        discussion: """
+            Scans, claims the devices of active rollouts that this gateway can reach, updates \
+            them as `fleet` does and reports each result to the store; renews its leases while it \
+            works, and takes up new or resumed rollouts without a restart. A device is updated \
+            once per rollout however many gateways see it. Ctrl-C or SIGTERM aborts the updates \
+            in progress (each device can take its update again) and gives their devices back. \
+            docs/gateway.md describes the agent; packaging/dfu-update-gateway.service runs it \
+            under systemd.
+            Examples:
+              dfu-update gateway --store postgres://gw_hall_a@db/fleet --name hall-a --adapter hci0
+              dfu-update gateway --store rollouts.sqlite --simulated-devices sim.json --exit-when-idle
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "This gateway's name in the store (default: the host name).")
+    var name: String?
+
+    @Option(
+        name: .customLong("adapter"),
+        help: "A Bluetooth adapter to use (hciN or its address); repeat for several (default: the first one)."
+    )
+    var adapters: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The devices this gateway reaches as in-process simulated devices: an inventory whose entries all have a \"simulate\" object.",
+            valueName: "file"))
+    var simulatedDevices: String?
+
+    @Flag(help: "Exit 0 once no rollout has work this gateway can do (a paused rollout still has).")
+    var exitWhenIdle = false
+
+    @Option(
+        parsing: .unconditional, help: "The most devices this gateway updates at once, 1…1000.",
+        transform: { try Ranged.integer($0, in: 1...1000) })
+    var concurrency = 4
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Seconds a claim holds a device unrenewed, more than 0 and at most 3600; renewed every third of it.",
+        transform: Seconds.parse)
+    var lease = Seconds(30)
+
+    @Option(
+        parsing: .unconditional, help: "Seconds between looks for new work, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var poll = Seconds(2)
+
+    @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
+    var json = false
+
+    @OptionGroup var device: FleetDeviceOptions
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let setup = try await GatewaySetup(self)
+        let reporter = GatewayReporter(json: json, simulated: setup.simulated)
+        let rolloutStore = try await store.open()
+        var configuration = GatewayConfiguration(name: name ?? ProcessInfo.processInfo.hostName)
+        configuration.concurrency = concurrency
+        configuration.lease = lease.duration
+        configuration.pollInterval = poll.duration
+        configuration.exitWhenIdle = exitWhenIdle
+        configuration.fleet = device.fleetOptions
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dfu-gateway-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let agent = GatewayAgent(
+            store: rolloutStore, configuration: configuration, reach: setup.reach, cache: cache,
+            describe: { FleetReportFile.deviceJSON($0) })
+        let running = Task { await agent.run(emit: reporter.observe) }
+        let interrupted = Locked(false)
+        let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
+            interrupted.withLock { $0 = true }
+            running.cancel()
+        }
+        await running.value
+        withExtendedLifetime(interrupt) {}
+        try? await rolloutStore.close()
+        if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
+    }
+}

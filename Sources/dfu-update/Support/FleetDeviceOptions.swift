@@ -1,0 +1,41 @@
+import ArgumentParser
+import DFUFleet
+
+/// How each device of a fleet is updated, as `fleet` and `gateway` take it: retries of whole
+/// updates, the bounds on one device, the read-back, and the engine's options.
+struct FleetDeviceOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Whole updates started again per device after one failed to connect or lost its link beyond --retries, 0…100.",
+        transform: { try Ranged.integer($0, in: 0...100) })
+    var deviceRetries = 2
+
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds one device's update may take, device retries included, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var deviceTimeout = Seconds(600)
+
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds to scan for a device before its update, more than 0 and at most 3600.",
+        transform: Seconds.parse)
+    var discoveryTimeout = Seconds(10)
+
+    @Flag(help: "Do not reconnect after an update to read the version the device now reports.")
+    var noReadBack = false
+
+    @OptionGroup(title: "Update options (each device)") var update: UpdateOptions
+
+    /// The fleet options these ask for (concurrency, canary and the rest at their defaults).
+    var fleetOptions: FleetOptions {
+        var options = FleetOptions()
+        options.retries = deviceRetries
+        options.deviceTimeout = deviceTimeout.duration
+        options.discoveryTimeout = discoveryTimeout.duration
+        options.readBack = !noReadBack
+        options.update = update.dfuOptions
+        return options
+    }
+}
