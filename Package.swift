@@ -180,6 +180,12 @@ let package = Package(
                 "DFURollout", "DFURolloutPostgres", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine", "GATT",
+                "TestSupport",
+            ]),
         // Writes to an embedded rollout store until it is killed (RolloutStoreTests).
         .executableTarget(
             name: "rollout-store-writer", dependencies: ["DFURollout"], path: "Tests/RolloutStoreWriter"),

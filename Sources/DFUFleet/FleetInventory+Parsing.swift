@@ -31,7 +31,8 @@ extension FleetInventory {
         let inventory: FleetInventory
         switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
         case nil:
-            throw FleetInventoryError("the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
+            throw FleetInventoryError(
+                "the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
         case UInt8(ascii: "{"):
             inventory = try Self(json: data)
         case UInt8(ascii: "["):
@@ -153,6 +154,7 @@ extension FleetDeviceEntry {
             allowed: [
                 "kind", "dfu_version", "firmware_version", "hw_version", "sd_id", "public_key", "mtu",
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
+                "real_time_factor",
                 "smp_reassembly", "smp_image_check",
             ])
         self.init(

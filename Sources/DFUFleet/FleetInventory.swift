@@ -100,6 +100,8 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var smpBufCount: Int?
     public var smpReassembly = false
     public var smpImageCheck = false
+    /// Real time per unit of virtual time its GATT operations also take (`real_time_factor`).
+    public var realTimeFactor: Double?
 
     public init(
         kind: String, dfuVersion: String? = nil, firmwareVersion: String? = nil, hwVersion: String? = nil,

@@ -119,6 +119,20 @@ struct InventoryObject {
         }
     }
 
+    /// A number in `range`.
+    func double(_ key: String, in range: ClosedRange<Double>) throws(FleetInventoryError) -> Double? {
+        switch members[key] {
+        case nil, .null: return nil
+        case .number(let value):
+            guard range.contains(value) else {
+                throw FleetInventoryError(
+                    "\(place): \(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        case let other?: throw wrongType(key, expected: "a number", got: other)
+        }
+    }
+
     /// A string, or a whole number written as one (`"0xB6"` or `182`), as text.
     func text(_ key: String) throws(FleetInventoryError) -> String? {
         if case .number = members[key] {

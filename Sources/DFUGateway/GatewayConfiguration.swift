@@ -27,5 +27,5 @@ public struct GatewayConfiguration: Sendable {
     /// How long after a renewal was sent the gateway still counts the lease as its own: less
     /// than the lease, so that it stops before the store's lease (counted from the later
     /// moment the store took the renewal) runs out.
-    var trustedLease: Duration { lease * 0.9 }
+    var trustedLease: Duration { lease * 0.8 }
 }

@@ -33,7 +33,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
 
     private func readValue() async throws -> [UInt8] {
         guard properties.contains(.read) else { throw refused("read", "the characteristic is not readable") }
-        return try world.withLink(device: device, connection: connection) { state, link in
+        return try await paced { state, link in
             let event = link.schedule.transmit(slots: 1, now: &state.now)
             let value = state.devices[device].firmware.read(uuid, core: state.devices[device].core) ?? []
             link.schedule.centralReceived(inEvent: event + 1, now: &state.now)
@@ -46,7 +46,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
             throw refused("write", "the characteristic takes no write requests")
         }
         try checkLength(value)
-        try world.withLink(device: device, connection: connection) { state, link in
+        try await paced { state, link in
             if !properties.isDisjoint(with: [.notify, .indicate]), link.subscriptions[uuid]?.isOpen != true {
                 throw refused(
                     "write",
@@ -66,7 +66,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
             throw refused("write without response", "the characteristic takes no write commands")
         }
         try checkLength(value)
-        try world.withLink(device: device, connection: connection) { state, link in
+        try await paced { state, link in
             let event = link.schedule.transmit(slots: timing.slots(forPayload: value.count), now: &state.now)
             let output = state.deliver(value, to: uuid, of: device, at: link.schedule.time(ofEvent: event))
             if output.notifications.isEmpty, !output.dropsLink, output.reset == nil { return }
@@ -87,6 +87,24 @@ final class SimulatedCharacteristic: GATTCharacteristic {
             link.schedule.centralReceived(inEvent: event + 1, now: &state.now)
         }
         return channel.stream()
+    }
+
+    /// Runs `body` on the link, then waits the real time that `timing.realTimeFactor` asks for
+    /// the virtual time it took.
+    private func paced<Result>(
+        _ body: (inout SimulationWorld.State, inout SimulatedConnection) throws -> Result
+    )
+        async throws -> Result
+    {
+        let (result, elapsed) = try world.withLink(device: device, connection: connection) { state, link in
+            let start = state.now
+            let result = try body(&state, &link)
+            return (result, state.now - start)
+        }
+        if timing.realTimeFactor > 0, elapsed > 0 {
+            try await Task.sleep(for: .nanoseconds(Int64(Double(elapsed) * timing.realTimeFactor)))
+        }
+        return result
     }
 
     private func checkLength(_ value: [UInt8]) throws {

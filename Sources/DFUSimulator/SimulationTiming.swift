@@ -26,6 +26,10 @@ public struct SimulationTiming: Hashable, Sendable {
     public var connectionSetup: Duration = .milliseconds(90)
     /// From a reset (after any image copy) until the device advertises again.
     public var bootTime: Duration = .milliseconds(300)
+    /// Real time each GATT operation also takes, as a share of the virtual time it costs: 0 (the
+    /// default) none, so that a simulated update takes no real time; 1 as long as the model
+    /// says. For what depends on real time around an update, such as a gateway's leases.
+    public var realTimeFactor = 0.0
 
     public init() {}
 

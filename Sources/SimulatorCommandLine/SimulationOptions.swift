@@ -48,6 +48,12 @@ public struct SimulationOptions: ParsableArguments {
     public var simWordWriteUs: Int?
 
     @Option(
+        help:
+            "In-process devices: real time each GATT operation also takes, per unit of the virtual time it costs, 0 … 10 (0: none)."
+    )
+    public var simRealTimeFactor: Double?
+
+    @Option(
         help: "smp-app: bytes in each MCUboot slot, in KiB, 4 … 16384 (472, the nRF52840 DK's partitions).")
     public var simSlotKib: Int?
 
@@ -81,7 +87,7 @@ public struct SimulationOptions: ParsableArguments {
     public var usesSimulatorOptions: Bool {
         simDfuVersion != nil || simFirmwareVersion != nil || simHwVersion != nil || simSdId != nil
             || simPublicKey != nil || simMtu != nil || simBankKib != nil || !simFault.isEmpty
-            || simPageEraseMs != nil || simWordWriteUs != nil || usesSMPOptions
+            || simPageEraseMs != nil || simWordWriteUs != nil || simRealTimeFactor != nil || usesSMPOptions
     }
 
     /// Whether any option only an `smp-app` device takes was given.
@@ -152,6 +158,12 @@ extension SimulationOptions {
                 throw SimulationOptionsError("--sim-page-erase-ms \(simPageEraseMs) is outside 0 … 10000")
             }
             configuration.timing.pageErase = .milliseconds(simPageEraseMs)
+        }
+        if let simRealTimeFactor {
+            guard (0...10).contains(simRealTimeFactor) else {
+                throw SimulationOptionsError("--sim-real-time-factor \(simRealTimeFactor) is outside 0 … 10")
+            }
+            configuration.timing.realTimeFactor = simRealTimeFactor
         }
         if let simWordWriteUs {
             guard (0...1000).contains(simWordWriteUs) else {

@@ -1,0 +1,88 @@
+import DFURollout
+import DFUSupport
+import Foundation
+
+/// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
+/// as a store that cannot be reached. Remembers the end of the last lease the store granted.
+final class CutStore: RolloutStore {
+    private let store: EmbeddedRolloutStore
+    private let state = Locked((isCut: false, lastLeaseEnd: Date?.none))
+
+    init(_ store: EmbeddedRolloutStore) { self.store = store }
+
+    func cut() { state.withLock { $0.isCut = true } }
+
+    /// In the store's clock.
+    var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
+
+    private func reach() throws {
+        if state.withLock({ $0.isCut }) {
+            throw RolloutStoreError.storage("the connection to the store was cut")
+        }
+    }
+
+    func create(_ spec: RolloutSpec) async throws {
+        try reach()
+        try await store.create(spec)
+    }
+
+    func apply(_ command: RolloutCommand, to rollout: String) async throws -> RolloutState {
+        try reach()
+        return try await store.apply(command, to: rollout)
+    }
+
+    func rollouts() async throws -> [String] {
+        try reach()
+        return try await store.rollouts()
+    }
+
+    func status(of rollout: String) async throws -> RolloutStatus {
+        try reach()
+        return try await store.status(of: rollout)
+    }
+
+    func claim(
+        _ rollout: String, for gateway: String, among visible: Set<String>?, limit: Int, lease: Duration
+    )
+        async throws -> [DeviceClaim]
+    {
+        try reach()
+        let claims = try await store.claim(rollout, for: gateway, among: visible, limit: limit, lease: lease)
+        if let end = claims.map(\.expiresAt).max() { state.withLock { $0.lastLeaseEnd = end } }
+        return claims
+    }
+
+    func renew(_ claim: DeviceClaim, lease: Duration) async throws -> LeaseRenewal {
+        try reach()
+        let renewal = try await store.renew(claim, lease: lease)
+        state.withLock { $0.lastLeaseEnd = renewal.expiresAt }
+        return renewal
+    }
+
+    func report(_ claim: DeviceClaim, _ outcome: DeviceOutcome) async throws -> RolloutState {
+        try reach()
+        return try await store.report(claim, outcome)
+    }
+
+    func release(_ claim: DeviceClaim) async throws {
+        try reach()
+        try await store.release(claim)
+    }
+
+    func inventory(of rollout: String) async throws -> RolloutInventory? {
+        try reach()
+        return try await store.inventory(of: rollout)
+    }
+
+    func packages(of rollout: String) async throws -> [PackageName] {
+        try reach()
+        return try await store.packages(of: rollout)
+    }
+
+    func package(_ sha256: String, of rollout: String) async throws -> Data {
+        try reach()
+        return try await store.package(sha256, of: rollout)
+    }
+
+    func close() async throws { await store.close() }
+}
