@@ -47,6 +47,9 @@ final class GatewayLoop: Sendable {
         /// Devices being updated now, by the identifier and the rollout.
         var running: [DeviceIdentifier: String] = [:]
         var contexts: [String: RolloutContext] = [:]
+        /// Each rollout's devices (they never change), to pass over rollouts out of reach
+        /// without loading their packages.
+        var devices: [String: Set<DeviceIdentifier>] = [:]
         var unusable: Set<String> = []
         var storeAway = false
     }
@@ -93,7 +96,9 @@ final class GatewayLoop: Sendable {
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         var claimed = false
         for rollout in rollouts where free > 0 {
-            guard let context = await context(of: rollout) else { continue }
+            guard try await !devices(of: rollout).isDisjoint(with: seen),
+                let context = await context(of: rollout)
+            else { continue }
             let (busy, mine) = state.withLock { state in
                 (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
             }
@@ -129,6 +134,15 @@ final class GatewayLoop: Sendable {
         }
     }
 
+    /// The identifiers of the rollout's devices, read once.
+    private func devices(of rollout: String) async throws -> Set<DeviceIdentifier> {
+        if let known = state.withLock({ $0.devices[rollout] }) { return known }
+        let devices = Set(
+            try await agent.store.status(of: rollout).devices.map { DeviceIdentifier($0.device) })
+        state.withLock { $0.devices[rollout] = devices }
+        return devices
+    }
+
     /// The rollout's context, loaded once; nil (and one event) when it cannot be used.
     private func context(of rollout: String) async -> RolloutContext? {
         let (known, unusable) = state.withLock { ($0.contexts[rollout], $0.unusable.contains(rollout)) }
@@ -159,15 +173,13 @@ final class GatewayLoop: Sendable {
     /// rollout still has work: it may be resumed.
     private func isIdle(_ rollouts: [String]) async throws -> Bool {
         let seen = await agent.reach.seen(within: configuration.scanWindow)
-        for rollout in rollouts {
-            guard let context = state.withLock({ $0.contexts[rollout] }) else {
-                if state.withLock({ $0.unusable.contains(rollout) }) { continue }
-                return false
-            }
+        for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
+            guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
             let status = try await agent.store.status(of: rollout)
             guard status.state == .active || status.state == .paused else { continue }
-            let reached = context.devices(among: seen)
-            if status.devices.contains(where: { reached.contains($0.device) && $0.result == nil }) {
+            if status.devices.contains(where: {
+                $0.result == nil && seen.contains(DeviceIdentifier($0.device))
+            }) {
                 return false
             }
         }

@@ -99,7 +99,10 @@ struct GatewayDeviceRun: Sendable {
         }
         emit(
             .leaseLost(
-                claim, reason: "its lease ran out before the store took its result (\(result.rawValue))"))
+                claim,
+                reason:
+                    "\(keeper.lost ?? "its lease ran out"); its result (\(result.rawValue)) was not recorded")
+        )
     }
 
     /// Gives the device back so that another gateway may take it at once; outlives the
