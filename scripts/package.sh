@@ -62,11 +62,9 @@ done
 [ -s "$stage/usr/share/man/man1/dfu-update-flash.1.gz" ] ||
 	{ echo "package.sh: generate-manual wrote no page for dfu-update flash" >&2; exit 1; }
 
-# The gateway agent's systemd units go here once it exists (issue 29): every unit in
-# packaging/systemd/ is installed as is; enabling one at install time (deb-systemd-helper in a
-# postinst) comes with the agent.
+# The gateway agent's systemd unit: installed as is, not enabled (it needs the store's address
+# first; the unit's comments say what to write).
 for unit in packaging/systemd/*.service; do
-	[ -e "$unit" ] || continue
 	install -D -m 644 "$unit" "$stage/usr/lib/systemd/system/$(basename "$unit")"
 done
 

@@ -58,16 +58,27 @@ final class DocumentedCommandsTests: XCTestCase {
         }
         commands += try await helpExamples("dfu-sim", [])
         XCTAssertGreaterThan(commands.count, 15, "\(commands)")
-        for command in Set(commands).sorted() {
+        // the default embedded rollout store of this run, not the user's
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "documented-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var seen = Set<String>()
+        // in the order the documents give them: a rollout is created before its gateways run
+        for command in commands where seen.insert(command).inserted {
             let words = command.split(separator: " ").map(String.init)
             // paths in the docs are relative to the repository
             let arguments = words.dropFirst().map {
                 $0.hasPrefix("Firmware/") ? repository.appendingPathComponent($0).path : $0
             }
-            let offline = words[0] == "dfu-update" && (words[1] == "inspect" || words.contains("--simulate"))
+            let offline =
+                words[0] == "dfu-update"
+                && (words[1] == "inspect" || words.contains("--simulate") || words[1] == "rollout"
+                    || (words[1] == "gateway" && words.contains("--simulated-devices")))
             let output = try await ProcessRunner.run(
                 CLIRunner.executable(named: words[0]), Array(arguments), timeout: .seconds(120),
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+                environment: [
+                    "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus", "XDG_STATE_HOME": state.path,
+                ])
             XCTAssertEqual(output.status, offline ? 0 : 69, "\(command)\n\(output.stderr)")
         }
     }

@@ -64,6 +64,8 @@ check "dfu-update inspect" 'dfu-update inspect /tmp/secure_app.zip | grep -c app
 check "dfu-update flash --simulate" \
 	'dfu-update flash /tmp/secure_app.zip --simulate secure-app --json | grep -c "\"result\":\"completed\""'
 check "man dfu-update-flash" 'MANWIDTH=80 man dfu-update-flash | grep -c "simulate"'
+check "the gateway's systemd unit and its page" \
+	'grep -c "^ExecStart=/usr/bin/dfu-update gateway" /usr/lib/systemd/system/dfu-update-gateway.service && MANWIDTH=80 man dfu-update-gateway | grep -c "exit-when-idle"'
 check "bash completion (complete -p dfu-update)" \
 	'. /usr/share/bash-completion/bash_completion && __load_completion dfu-update && complete -p dfu-update'
 check "zsh completion" 'zsh -c "autoload -Uz compinit && compinit -u && [[ \$_comps[dfu-update] = _dfu-update ]]"'

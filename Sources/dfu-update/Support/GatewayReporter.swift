@@ -24,9 +24,9 @@ struct GatewayReporter: Sendable {
                 "claimed", claim, [("gateway", .string(claim.gateway)), ("attempt", .int(claim.attempt))],
                 text: "claimed (attempt \(claim.attempt))")
         case .reported(let claim, let result):
-            line(
-                "reported", claim, [("result", .string(result.rawValue))], text: "reported \(result.rawValue)"
-            )
+            // on a terminal the fleet's own line for the device says how it ended
+            guard json else { return }
+            line("reported", claim, [("result", .string(result.rawValue))], text: "")
         case .released(let claim, let reason):
             line("released", claim, [("reason", .string(reason))], text: "given back: \(reason)")
         case .leaseLost(let claim, let reason):
