@@ -78,7 +78,7 @@ let package = Package(
         // The rollout store on PostgreSQL, for many gateways.
         .target(
             name: "DFURolloutPostgres",
-            dependencies: ["DFURollout", .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: ["DFURollout", "DFUSupport", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // A gateway: takes the devices it reaches from a store's rollouts and updates them.
         .target(name: "DFUGateway", dependencies: ["DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT"]),
         // org.bluez on a private bus in front of one simulated device, without a radio

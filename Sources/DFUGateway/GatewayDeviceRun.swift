@@ -84,9 +84,7 @@ struct GatewayDeviceRun: Sendable {
         let claim = claim
         let store = store
         while keeper.lost == nil {
-            switch await Deadline.result(
-                of: { try await store.report(claim, outcome) }, before: keeper.deadline)
-            {
+            switch await keeper.beforeDeadline({ try await store.report(claim, outcome) }) {
             case .success?:
                 return emit(.reported(claim, result))
             case .failure(RolloutStoreError.leaseLost)?:
@@ -110,10 +108,14 @@ struct GatewayDeviceRun: Sendable {
     private func release(_ reason: String) async {
         let claim = claim
         let store = store
-        let answer = await Task {
-            await Deadline.result(of: { try await store.release(claim) }, before: .now + .seconds(10))
+        struct NoAnswer: Error {}
+        let released = await Task {
+            (try? await withRealTimeout(.seconds(10), orThrow: { NoAnswer() }) {
+                try await store.release(claim)
+            })
+                != nil
         }.value
-        if case .success? = answer {
+        if released {
             emit(.released(claim, reason: reason))
         } else {
             emit(

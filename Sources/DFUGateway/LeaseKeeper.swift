@@ -54,8 +54,7 @@ final class LeaseKeeper: Sendable {
             let claim = claim
             let lease = configuration.lease
             let store = store
-            switch await Deadline.result(of: { try await store.renew(claim, lease: lease) }, before: deadline)
-            {
+            switch await beforeDeadline({ try await store.renew(claim, lease: lease) }) {
             case nil:
                 return lose("its lease ran out before the store could renew it", stop)
             case .success(let renewal):
@@ -76,8 +75,27 @@ final class LeaseKeeper: Sendable {
         }
     }
 
+    /// The result of a store call, or nil when the lease's count runs out first: a call stuck on
+    /// a dead connection must not keep the gateway past that moment (the call is abandoned).
+    func beforeDeadline<T: Sendable>(_ call: @escaping @Sendable () async throws -> T) async -> Result<
+        T, any Error
+    >? {
+        let limit = deadline - ContinuousClock.now
+        guard limit > .zero else { return nil }
+        do {
+            return .success(try await withRealTimeout(limit, orThrow: { PastDeadline() }, call))
+        } catch is PastDeadline {
+            return nil
+        } catch {
+            return .failure(error)
+        }
+    }
+
     private func lose(_ reason: String, _ stop: @Sendable () -> Void) {
         state.withLock { $0.lost = $0.lost ?? reason }
         stop()
     }
 }
+
+/// A store call that the lease's count ran out before.
+private struct PastDeadline: Error {}

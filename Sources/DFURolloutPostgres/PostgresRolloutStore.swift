@@ -1,4 +1,5 @@
 import DFURollout
+import DFUSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -25,7 +26,13 @@ public final class PostgresRolloutStore: RolloutStore {
         callTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "dfu-update.rollout-store")
     ) async throws -> PostgresRolloutStore {
         do {
-            try await checkConnection(to: location, password: password, logger: logger)
+            // bounded: a server half-way through starting or stopping may accept and never answer
+            try await withRealTimeout(
+                callTimeout,
+                orThrow: { RolloutStoreError.storage("no answer from the server within \(callTimeout)") }
+            ) {
+                try await checkConnection(to: location, password: password, logger: logger)
+            }
         } catch {
             throw storeError(error)
         }

@@ -23,6 +23,10 @@ final class MultiGatewayTests: PostgresTestCase {
                     lease: 20
                 ))
         }
+        // every gateway is at work (connected) before the database goes away
+        for gateway in gateways {
+            _ = try await gateway.line { GatewayOutput.json($0)?["event"] as? String == "claimed" }
+        }
         let victim = gateways[0]
         let progress = try await victim.line { GatewayOutput.json($0)?["event"] as? String == "progress" }
         let held = try XCTUnwrap(GatewayOutput.json(progress.text)?["device"] as? String)
