@@ -78,9 +78,12 @@ let package = Package(
         // The rollout store on PostgreSQL, for many gateways.
         .target(
             name: "DFURolloutPostgres",
-            dependencies: ["DFURollout", "DFUSupport", .product(name: "PostgresNIO", package: "postgres-nio")]),
+            dependencies: [
+                "DFURollout", "DFUSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         // A gateway: takes the devices it reaches from a store's rollouts and updates them.
-        .target(name: "DFUGateway", dependencies: ["DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT"]),
+        .target(
+            name: "DFUGateway", dependencies: ["DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT"]),
         // org.bluez on a private bus in front of one simulated device, without a radio
         // (`dfu-sim --bluetoothd-stand-in`).
         .target(
@@ -183,7 +186,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine", "GATT",
+                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
+                "GATT",
                 "TestSupport",
             ]),
         // Writes to an embedded rollout store until it is killed (RolloutStoreTests).

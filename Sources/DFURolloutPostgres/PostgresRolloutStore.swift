@@ -27,12 +27,10 @@ public final class PostgresRolloutStore: RolloutStore {
     ) async throws -> PostgresRolloutStore {
         do {
             // bounded: a server half-way through starting or stopping may accept and never answer
+            let noAnswer = RolloutStoreError.storage("no answer from the server within \(callTimeout)")
             try await withRealTimeout(
-                callTimeout,
-                orThrow: { RolloutStoreError.storage("no answer from the server within \(callTimeout)") }
-            ) {
-                try await checkConnection(to: location, password: password, logger: logger)
-            }
+                callTimeout, orThrow: { noAnswer },
+                { try await checkConnection(to: location, password: password, logger: logger) })
         } catch {
             throw storeError(error)
         }
