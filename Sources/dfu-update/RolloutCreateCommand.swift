@@ -53,12 +53,7 @@ struct RolloutCreateCommand: ContractCommand {
     /// The inventory and its packages, read and checked as `fleet` does.
     private func makeSpec() throws -> RolloutSpec {
         let url = URL(fileURLWithPath: inventory)
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw CommandFailure(
-                errorClass: "file_not_found", message: "\(inventory): no such readable file; check the path",
-                exitCode: .fileNotFound)
-        }
-        let inventory = try FleetSetup.usage { try FleetInventory(contentsOf: url) }
+        let inventory = try FleetSetup.inventory(at: inventory)
         _ = try FleetSetup.packages(inventory.packagePaths)
         let packages = try inventory.packagePaths.map {
             RolloutPackage(name: $0, bytes: try Data(contentsOf: URL(fileURLWithPath: $0)))

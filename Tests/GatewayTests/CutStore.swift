@@ -3,14 +3,18 @@ import DFUSupport
 import Foundation
 
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
-/// as a store that cannot be reached. Remembers the end of the last lease the store granted.
+/// as a store that cannot be reached. Remembers the end of the last lease the store granted, and
+/// counts the claims asked for.
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
-    private let state = Locked((isCut: false, lastLeaseEnd: Date?.none))
+    private let state = Locked((isCut: false, lastLeaseEnd: Date?.none, claimCalls: 0))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
 
     func cut() { state.withLock { $0.isCut = true } }
+
+    /// Claims asked for so far, answered or not.
+    var claimCalls: Int { state.withLock { $0.claimCalls } }
 
     /// In the store's clock.
     var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
@@ -46,6 +50,7 @@ final class CutStore: RolloutStore {
     )
         async throws -> [DeviceClaim]
     {
+        state.withLock { $0.claimCalls += 1 }
         try reach()
         let claims = try await store.claim(rollout, for: gateway, among: visible, limit: limit, lease: lease)
         if let end = claims.map(\.expiresAt).max() { state.withLock { $0.lastLeaseEnd = end } }

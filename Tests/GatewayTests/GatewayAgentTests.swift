@@ -112,4 +112,23 @@ final class GatewayAgentTests: XCTestCase {
         await second.run()
         XCTAssertEqual(second.reported().values.map { $0 }, [.completed, .completed])
     }
+
+    /// A paused rollout: the gateway asks and gets nothing, and does not take it for done; once
+    /// resumed, the gateway updates its devices and then exits.
+    func testAPausedRolloutWaitsForItsResume() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 2)
+        let operator_ = try bench.openStore()
+        try await operator_.apply(.pause, to: "spring")
+        let counting = CutStore(try bench.openStore())
+        let gateway = try bench.gateway("gw1", sees: [0, 1], store: counting)
+        let running = Task { await gateway.run() }
+        _ = try await gateway.poll("asked three times") { counting.claimCalls >= 3 ? true : nil }
+        XCTAssertEqual(gateway.claims(), [])
+        try await operator_.apply(.resume, to: "spring")
+        await running.value
+        await operator_.close()
+        XCTAssertEqual(
+            gateway.reported().values.sorted { $0.rawValue < $1.rawValue }, [.completed, .completed])
+    }
 }

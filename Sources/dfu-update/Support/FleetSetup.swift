@@ -19,13 +19,7 @@ struct FleetSetup {
 
     init(_ command: FleetCommand) async throws {
         let url = URL(fileURLWithPath: command.inventory)
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw CommandFailure(
-                errorClass: "file_not_found",
-                message: "\(command.inventory): no such readable file; check the path",
-                exitCode: .fileNotFound)
-        }
-        var inventory = try Self.usage { try FleetInventory(contentsOf: url) }
+        var inventory = try Self.inventory(at: command.inventory)
         if command.device.update.force { inventory.defaults.force = true }
         let packages = try Self.packages(inventory.packagePaths)
 
@@ -89,6 +83,17 @@ struct FleetSetup {
                 FleetAdapter(name: name, central: central, maximumConnections: command.adapterConnections))
         }
         return adapters
+    }
+
+    /// The inventory file at `path` (fleet's, a rollout's, a gateway's simulated devices); a
+    /// missing file or a bad inventory fails in the contract's classes.
+    static func inventory(at path: String) throws -> FleetInventory {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(
+                errorClass: "file_not_found", message: "\(path): no such readable file; check the path",
+                exitCode: .fileNotFound)
+        }
+        return try usage { try FleetInventory(contentsOf: URL(fileURLWithPath: path)) }
     }
 
     /// Each package the inventory names, read and checked; a failure in the contract's classes.

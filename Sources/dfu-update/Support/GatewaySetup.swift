@@ -17,13 +17,7 @@ struct GatewaySetup {
         var simulated: [String: SimulatedCentral] = [:]
         var simulatedAdapters: [(device: String, adapter: FleetAdapter)] = []
         if let path = command.simulatedDevices {
-            let url = URL(fileURLWithPath: path)
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw CommandFailure(
-                    errorClass: "file_not_found", message: "\(path): no such readable file; check the path",
-                    exitCode: .fileNotFound)
-            }
-            let inventory = try FleetSetup.usage { try FleetInventory(contentsOf: url) }
+            let inventory = try FleetSetup.inventory(at: path)
             for (index, entry) in inventory.devices.enumerated() {
                 guard entry.simulate != nil else {
                     throw CommandFailure(
