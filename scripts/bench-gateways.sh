@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Benchmark of gateways sharing one PostgreSQL store (docs/rollout.md, "Benchmark"): the same
+# simulated devices updated once by `dfu-update fleet` processes, each with its own share of
+# them, and once as one rollout by `dfu-update gateway` processes, each reaching the same share.
+#
+#   scripts/bench-gateways.sh [GATEWAYS [DEVICES-PER-GATEWAY [CONCURRENCY [REAL-TIME-FACTOR]]]]
+#                             (defaults: 5 200 4 1)
+#
+# REAL-TIME-FACTOR is the simulated devices' real_time_factor: 1, each GATT operation takes the
+# real time the link model gives it, as a radio would. Prints one JSON line: the wall times,
+# gateway wall / fleet wall - 1, the time from each device's claim to its first packet (when
+# the `claimed` and the first `progress` line reached this script), and the statements (with
+# pg_stat_statements, BEGIN and COMMIT included) of the gateways' role and the server's
+# committed transactions during the gateway phase, per device. Each phase is cut off after PHASE_TIMEOUT seconds (default 600);
+# GATEWAY_OPTIONS is added to each gateway's command line (e.g. "--poll 3600").
+set -euo pipefail
+
+gateways=${1:-5} per_gateway=${2:-200} concurrency=${3:-4} factor=${4:-1}
+phase_timeout=${PHASE_TIMEOUT:-600}
+cd "$(dirname "$0")/.."
+swift build -c release --product dfu-update >&2
+binary="$(swift build -c release --show-bin-path)/dfu-update"
+
+work=$(mktemp -d /tmp/bench-gateways.XXXXXX)
+chmod 755 "$work"  # the server runs as postgres when this runs as root
+pg=$work/pg
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    scripts/scratch-postgres.sh stop "$pg" || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap "exit 130" INT
+trap "exit 143" TERM
+
+# Gateway g's devices (g = 1…15), named C0:DE:00:0G:HH:LL with even low octets (the address
+# above each is its bootloader's), as an inventory's entries.
+entries() {
+    local i separator=""
+    for ((i = 0; i < per_gateway; i++)); do
+        printf '%s{"device":"C0:DE:00:%02X:%02X:%02X","simulate":{"kind":"secure-app",' \
+            "$separator" "$1" $((i / 128)) $((i % 128 * 2))
+        printf '"firmware_version":"1.0.0","real_time_factor":%s}}' "$factor"
+        separator=,
+    done
+}
+inventory() { printf '{"defaults":{"package":"secure_app.zip"},"devices":[%s]}\n' "$1"; }
+
+cp Firmware/secure_app.zip "$work/"
+all=""
+for ((g = 1; g <= gateways; g++)); do
+    inventory "$(entries "$g")" > "$work/share$g.json"
+    all+="${all:+,}$(entries "$g")"
+done
+inventory "$all" > "$work/rollout.json"
+
+scripts/scratch-postgres.sh start "$pg" >&2
+port=$(cat "$pg/port") password=$(cat "$pg/password")
+export DFU_UPDATE_STORE_PASSWORD=$password
+sql() { PGPASSWORD=$password psql -X -q -t -A -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "$1"; }
+# Statements are counted by pg_stat_statements, when the server has it: it must be loaded when
+# the server starts. Transactions are counted either way (pg_stat_database).
+statements=false
+if [ "$(sql "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_stat_statements'")" = 1 ]; then
+    sql "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
+    scripts/scratch-postgres.sh stop "$pg" && scripts/scratch-postgres.sh start "$pg" >&2
+    sql "CREATE EXTENSION pg_stat_statements"
+    statements=true
+fi
+owner="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+"$binary" rollout migrate --store "$owner" >&2
+sql "CREATE ROLE bench_gateway LOGIN PASSWORD '$password' IN ROLE dfu_rollout_gateway"
+"$binary" rollout create bench "$work/rollout.json" --store "$owner" --concurrency "$concurrency" >&2
+
+# Runs one process per share, each line of its output stamped with the time it arrived here
+# (`SECONDS.MICROSECONDS<TAB>line`, in NAME-N.jsonl, and an `exit` line when the process closed
+# its output); NAME.start holds when the phase started. Sets `wall` to the seconds until all ended.
+stamp='import sys, time
+for line in sys.stdin: sys.stdout.write("%.6f\t%s" % (time.time(), line))
+sys.stdout.write("%.6f\t{\"event\": \"exit\"}\n" % time.time())'
+phase() {
+    local name=$1 g started status=0 processes=() stampers=()
+    shift
+    started=$EPOCHREALTIME
+    echo "$started" > "$work/$name.start"
+    for ((g = 1; g <= gateways; g++)); do
+        mkfifo "$work/$name-$g.fifo"
+        python3 -u -c "$stamp" < "$work/$name-$g.fifo" > "$work/$name-$g.jsonl" &
+        pids+=($!) stampers+=($!)
+        timeout "$phase_timeout" "$binary" "${@//SHARE/$g}" --json \
+            > "$work/$name-$g.fifo" 2> "$work/$name-$g.err" &
+        pids+=($!) processes+=($!)
+    done
+    for pid in "${processes[@]}"; do wait "$pid" || status=$?; done
+    wall=$(awk "BEGIN { print $EPOCHREALTIME - $started }")
+    for pid in "${stampers[@]}"; do wait "$pid"; done
+    pids=()
+    if [ "$status" != 0 ]; then
+        echo "$name: a process exited $status (124: cut off after $phase_timeout s)" >&2
+        tail -n 5 "$work/$name"-*.err >&2
+        exit 1
+    fi
+}
+
+phase fleet fleet "$work/shareSHARE.json" --concurrency "$concurrency"
+fleet_wall=$wall
+$statements && sql "SELECT pg_stat_statements_reset()" > /dev/null
+commits() { sql "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'"; }
+commits_before=$(commits)
+phase gateway gateway --store "postgres://bench_gateway@127.0.0.1:$port/postgres?sslmode=disable" \
+    --name gwSHARE --simulated-devices "$work/shareSHARE.json" --concurrency "$concurrency" --exit-when-idle \
+    ${GATEWAY_OPTIONS:-}  # unquoted: several options, split at spaces
+gateway_wall=$wall
+commits=$(($(commits) - commits_before))
+calls=null
+$statements && calls=$(sql "SELECT sum(calls) FROM pg_stat_statements
+    WHERE userid = 'bench_gateway'::regrole::oid")
+"$binary" rollout status bench --store "$owner" --json > "$work/status.json"
+
+python3 scripts/bench-gateways-summary.py "$work" "$gateways" "$per_gateway" "$concurrency" "$factor" \
+    "$fleet_wall" "$gateway_wall" "$calls" "$commits"
