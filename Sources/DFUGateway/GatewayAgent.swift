@@ -90,9 +90,10 @@ final class GatewayLoop: Sendable {
     /// Claims what the gateway has room for, rollout by rollout, and starts each update.
     /// Returns the rollouts and whether anything was claimed.
     private func claimWork(group: inout TaskGroup<Void>) async throws -> ([String], Bool) {
-        let rollouts = try await agent.store.rollouts()
         var free = configuration.concurrency - state.withLock { $0.running.count }
-        guard free > 0 else { return (rollouts, false) }
+        // full: nothing to ask the store (the running updates renew their own leases)
+        guard free > 0 else { return ([], false) }
+        let rollouts = try await agent.store.rollouts()
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         var claimed = false
         for rollout in rollouts where free > 0 {

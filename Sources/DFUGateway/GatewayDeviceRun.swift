@@ -69,7 +69,7 @@ struct GatewayDeviceRun: Sendable {
         options.canary = 0
         options.maximumFailures = nil
         options.plan = false
-        options.reservedAddresses = context.otherAddresses(than: claim.device)
+        options.reservedAddresses = context.neighbours(of: claim.device)
         let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
         return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
     }

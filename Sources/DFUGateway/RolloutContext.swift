@@ -14,13 +14,32 @@ struct RolloutContext: Sendable {
     let packages: [String: FirmwarePackage]
     let namesByDigest: [String: String]
     let concurrency: Int
+    /// Each device's entry by its identifier, and every address of the rollout: read once, as a
+    /// gateway looks them up for every claim.
+    private let entries: [DeviceIdentifier: FleetDeviceEntry]
+    private let addresses: Set<String>
+
+    init(
+        rollout: String, inventory: FleetInventory, packages: [String: FirmwarePackage],
+        namesByDigest: [String: String], concurrency: Int
+    ) {
+        self.rollout = rollout
+        self.inventory = inventory
+        self.packages = packages
+        self.namesByDigest = namesByDigest
+        self.concurrency = concurrency
+        entries = Dictionary(
+            inventory.devices.map { (DeviceIdentifier($0.device), $0) },
+            uniquingKeysWith: { first, _ in first })
+        addresses = Set(
+            entries.keys.compactMap { identifier in
+                if case .address(let address) = identifier { address } else { nil }
+            })
+    }
 
     /// The entry of a device the store names, with the package the store chose for it.
     func entry(for claim: DeviceClaim) -> FleetDeviceEntry? {
-        let identifier = DeviceIdentifier(claim.device)
-        guard var entry = inventory.devices.first(where: { DeviceIdentifier($0.device) == identifier }) else {
-            return nil
-        }
+        guard var entry = entries[DeviceIdentifier(claim.device)] else { return nil }
         if let digest = claim.packageSHA256 { entry.package = namesByDigest[digest] ?? entry.package }
         entry.simulate = nil
         return entry
@@ -28,18 +47,15 @@ struct RolloutContext: Sendable {
 
     /// The rollout's devices among `seen`, by the names the store knows them by.
     func devices(among seen: Set<DeviceIdentifier>) -> Set<String> {
-        Set(inventory.devices.map(\.device).filter { seen.contains(DeviceIdentifier($0)) })
+        Set(seen.compactMap { entries[$0]?.device })
     }
 
-    /// The addresses of the rollout's devices other than `device`.
-    func otherAddresses(than device: String) -> Set<String> {
-        let identifier = DeviceIdentifier(device)
+    /// The rollout's other devices that could be taken for this one's bootloader, or it for
+    /// theirs: those at the addresses next to its own (protocol doc §0.4).
+    func neighbours(of device: String) -> Set<String> {
+        guard let address = BluetoothAddress(device) else { return [] }
         return Set(
-            inventory.devices.compactMap { entry -> String? in
-                let other = DeviceIdentifier(entry.device)
-                guard other != identifier, case .address(let address) = other else { return nil }
-                return address
-            })
+            [address.incremented.description, address.decremented.description].filter(addresses.contains))
     }
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are

