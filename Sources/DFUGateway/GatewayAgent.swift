@@ -70,10 +70,10 @@ final class GatewayLoop: Sendable {
         await withTaskGroup(of: Void.self) { group in
             while !Task.isCancelled {
                 do {
-                    let (rollouts, claimed) = try await claimWork(group: &group)
+                    let (rollouts, seen, claimed) = try await claimWork(group: &group)
                     storeAnswered()
                     if configuration.exitWhenIdle, !claimed, state.withLock({ $0.running.isEmpty }),
-                        try await isIdle(rollouts)
+                        try await isIdle(rollouts, seen: seen)
                     {
                         emit(.idle)
                         break
@@ -88,11 +88,13 @@ final class GatewayLoop: Sendable {
     }
 
     /// Claims what the gateway has room for, rollout by rollout, and starts each update.
-    /// Returns the rollouts and whether anything was claimed.
-    private func claimWork(group: inout TaskGroup<Void>) async throws -> ([String], Bool) {
+    /// Returns the rollouts, the devices seen and whether anything was claimed.
+    private func claimWork(group: inout TaskGroup<Void>) async throws -> (
+        [String], Set<DeviceIdentifier>, Bool
+    ) {
         var free = configuration.concurrency - state.withLock { $0.running.count }
         // full: nothing to ask the store (the running updates renew their own leases)
-        guard free > 0 else { return ([], false) }
+        guard free > 0 else { return ([], [], false) }
         let rollouts = try await agent.store.rollouts()
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         var claimed = false
@@ -115,7 +117,7 @@ final class GatewayLoop: Sendable {
                 start(claim, sent: sent, context: context, group: &group)
             }
         }
-        return (rollouts, claimed)
+        return (rollouts, seen, claimed)
     }
 
     private func start(
@@ -171,9 +173,9 @@ final class GatewayLoop: Sendable {
 
     /// Whether no rollout has work this gateway can do: each one is halted, cancelled or
     /// completed, or every device of it that this gateway reaches has its result. A paused
-    /// rollout still has work: it may be resumed.
-    private func isIdle(_ rollouts: [String]) async throws -> Bool {
-        let seen = await agent.reach.seen(within: configuration.scanWindow)
+    /// rollout still has work: it may be resumed. `seen`: what the claim's look just saw (a
+    /// second look would scan the adapters again).
+    private func isIdle(_ rollouts: [String], seen: Set<DeviceIdentifier>) async throws -> Bool {
         for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
             guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
             let status = try await agent.store.status(of: rollout)
