@@ -64,7 +64,9 @@ let package = Package(
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
-        .target(name: "MCUmgr", dependencies: ["GATT", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "MCUmgr",
+            dependencies: ["DFUSupport", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
         // Many devices at once, above the protocol families: inventories, scheduling, reports.
         .target(
             name: "DFUFleet",
@@ -74,7 +76,7 @@ let package = Package(
         // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.
         .target(
             name: "DFURollout",
-            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CSQLite", "DFUSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // The rollout store on PostgreSQL, for many gateways.
         .target(
             name: "DFURolloutPostgres",

@@ -1,11 +1,12 @@
 import Crypto
+import DFUSupport
 import Foundation
 
 /// SHA-256 of package bytes: the name a package has in the store, checked before its bytes are used.
 public enum PackageDigest {
     /// Lowercase hex.
     public static func sha256Hex(of bytes: Data) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).hexString()
     }
 
     /// `bytes`, if they hash to `sha256`; otherwise `RolloutStoreError.packageDigestMismatch`.

@@ -55,8 +55,7 @@ extension LinkBenchmark {
     /// Fails unless dfu-sim's `simulator` event shows the package's application, byte for byte.
     static func check(_ held: [String: Any], holds package: DFUPackage) throws {
         let image = (held["images"] as? [String: Any])?["application"] as? [String: Any]
-        let expected = SHA256.hash(data: package.images[0].firmware).map { String(format: "%02x", $0) }
-            .joined()
+        let expected = SHA256.hash(data: package.images[0].firmware).hexString()
         guard image?["sha256"] as? String == expected else {
             throw ValidationError("dfu-sim does not hold the image sent (sha256 \(expected)): \(held)")
         }

@@ -74,6 +74,10 @@ struct SMPBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let eventsDirectory {
+            try FileManager.default.createDirectory(
+                atPath: eventsDirectory, withIntermediateDirectories: true)
+        }
         let report = LinkReport(json: json)
         let linkAtStart = try await probeLink()
         report.link(linkAtStart, measured: "start")

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueZ
 import Crypto
 import DFUSimulator
+import DFUSupport
 import Foundation
 import MCUmgr
 import NordicDFU
@@ -71,7 +72,7 @@ extension SMPBenchmark {
     static func check(_ held: [String: Any], runs image: MCUbootImage) throws {
         let application = (held["images"] as? [String: Any])?["application"] as? [String: Any]
         let slot0 = (held["slots"] as? [[String: Any]])?.first
-        let expected = SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined()
+        let expected = SHA256.hash(data: image.bytes).hexString()
         guard application?["sha256"] as? String == expected, slot0?["confirmed"] as? Bool == true else {
             throw ValidationError("dfu-sim does not run \(image.name) (sha256 \(expected)) for good: \(held)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DFUSimulator
+import DFUSupport
 import Foundation
 import GATT
 
@@ -49,7 +50,7 @@ struct SimReporter: Sendable {
             }
             for slot in snapshot.slots {
                 let flags = Self.flags(of: slot).joined(separator: " ")
-                line("  slot \(slot.slot): \(slot.version), hash \(Self.hex(slot.hash)) \(flags)")
+                line("  slot \(slot.slot): \(slot.version), hash \(slot.hash.hexString()) \(flags)")
             }
         }
     }
@@ -57,7 +58,7 @@ struct SimReporter: Sendable {
     /// A slot of an SMP device as the `simulator` event reports it.
     private static func json(_ slot: MCUbootSlotState) -> [String: Any] {
         [
-            "slot": slot.slot, "version": slot.version, "hash": hex(slot.hash), "size": slot.size,
+            "slot": slot.slot, "version": slot.version, "hash": slot.hash.hexString(), "size": slot.size,
             "bootable": slot.bootable, "pending": slot.pending, "confirmed": slot.confirmed,
             "active": slot.active, "permanent": slot.permanent,
         ]
@@ -70,8 +71,6 @@ struct SimReporter: Sendable {
         ].filter(\.0).map(\.1)
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
     /// The device received a write (`--trace`): when (ms since dfu-sim started), the
     /// characteristic, the value's length and first bytes (hex), and how long after the write each
     /// notification it answers with is due.
@@ -79,14 +78,17 @@ struct SimReporter: Sendable {
         _ characteristic: BluetoothUUID, _ value: [UInt8], arrived: ContinuousClock.Instant,
         notifiesAfter delays: [Duration]
     ) {
-        let shown = value.prefix(Self.tracedBytes).map { String(format: "%02x", $0) }.joined()
+        let shown = value.prefix(Self.tracedBytes).hexString()
         let delaysMs = delays.map { $0 / .milliseconds(1) }
         let atMs = (arrived - started) / .milliseconds(1)
         if json {
-            line([
-                "event": "write", "at_ms": atMs, "characteristic": characteristic.uuidString,
-                "length": value.count, "value": shown, "notifies_after_ms": delaysMs,
-            ])
+            // Written out by hand, keys in JSONSerialization's sorted order: one line per write,
+            // and under the VM's emulated CPU its locale-aware formatting cost more than the
+            // device itself, slowing the very link a benchmark measures (docs/benchmarks.md).
+            let delaysText = delaysMs.map { "\($0)" }.joined(separator: ",")
+            line(
+                #"{"at_ms":\#(atMs),"characteristic":"\#(characteristic.uuidString)","event":"write","#
+                    + #""length":\#(value.count),"notifies_after_ms":[\#(delaysText)],"value":"\#(shown)"}"#)
         } else {
             let more = value.count > Self.tracedBytes ? "…" : ""
             let notifications = delaysMs.map { String(format: "%.1f ms", $0) }.joined(separator: ", ")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DFUSimulator
+import DFUSupport
 import Foundation
 import GATT
 import NordicDFU

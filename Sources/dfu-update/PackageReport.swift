@@ -1,3 +1,4 @@
+import DFUSupport
 import Foundation
 import NordicDFU
 

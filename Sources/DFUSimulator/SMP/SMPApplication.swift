@@ -16,9 +16,9 @@ struct SMPApplication: Sendable {
     /// A write to the SMP characteristic: requests are handled in order, one after the other;
     /// each answer is notified once its flash work is done, in pieces of ATT_MTU − 3 bytes.
     mutating func write(_ bytes: [UInt8], at time: Nanoseconds, core: inout DeviceCore) -> DeviceOutput {
-        guard
-            let packet = transport.receive(bytes, at: time, answering: core.flash.busyUntil > time),
-            var slots = core.mcuboot
+        guard let packet = transport.receive(bytes, at: time, answering: core.flash.busyUntil > time),
+            // taken out, so that writing the slot does not copy it
+            var slots = core.mcuboot.take()
         else { return .none }
         defer { core.mcuboot = slots }
         var output = DeviceOutput()

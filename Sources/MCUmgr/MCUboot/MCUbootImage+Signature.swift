@@ -1,4 +1,5 @@
 import Crypto
+import DFUSupport
 
 /// The signature an image carries, from its unprotected TLVs.
 public struct MCUbootSignature: Hashable, Sendable {
@@ -90,5 +91,5 @@ private struct ImageHash: Digest {
 
     func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
 
-    var description: String { "image hash \(bytes.hex)" }
+    var description: String { "image hash \(bytes.hexString())" }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import DFUSupport
 
 /// A signed MCUboot image as imgtool writes it, read and checked: the file an SMP client uploads.
 ///
@@ -75,7 +76,7 @@ public struct MCUbootImage: Sendable {
                 throw MCUbootImageError(
                     .hashMismatch, file: name,
                     reason:
-                        "the SHA-256 of header, body and protected TLVs is \(computed.hex), the TLV says \(hash.hex)"
+                        "the SHA-256 of header, body and protected TLVs is \(computed.hexString()), the TLV says \(hash.hexString())"
                 )
             }
         }
@@ -104,9 +105,4 @@ public struct MCUbootImage: Sendable {
         else { return nil }
         return tlv.value.littleEndian(at: 0)
     }
-}
-
-extension Sequence<UInt8> {
-    /// Lower-case hex, two digits a byte.
-    var hex: String { map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined() }
 }

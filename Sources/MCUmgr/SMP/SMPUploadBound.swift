@@ -2,8 +2,9 @@
 /// "SMP through bluetoothd"; `dfu-bench smp` sets clients against it): the file's request frames,
 /// each as large as the frame limit allows (headers and CBOR included), sent at the link's raw
 /// rate; the first chunk alone, answered after the device's erase; then the others with at most
-/// `window` chunks in flight, so that each window costs at least one round trip. Nothing else:
-/// no flash writes, no other request.
+/// `window` chunks in flight, so that each window costs at least the round trip of its first
+/// frame (the chunk `window` later goes only once it was answered). Nothing else: no flash
+/// writes, no other request.
 public struct SMPUploadBound: Sendable {
     /// Each request frame's bytes, in the order sent: the first chunk's, then the others'.
     public var frameBytes: [Int]
@@ -50,7 +51,8 @@ public struct SMPUploadBound: Sendable {
     }
 
     /// The first chunk (its round trip, the rest of its bytes at the raw rate, the erase), then
-    /// per window of later chunks the longer of sending them and one round trip.
+    /// per window of later chunks the longer of sending them and their first frame's round trip:
+    /// the measured round trip plus the frame's bytes beyond the ones it carried, at the raw rate.
     public var duration: Duration {
         guard let first = frameBytes.first else { return .zero }
         let roundTrip = roundTrip / .seconds(1)
@@ -58,7 +60,7 @@ public struct SMPUploadBound: Sendable {
         var index = 1
         while index < frameBytes.count {
             let windowBytes = frameBytes[index..<min(index + window, frameBytes.count)].reduce(0, +)
-            seconds += max(sending(windowBytes), roundTrip)
+            seconds += max(sending(windowBytes), roundTrip + sending(frameBytes[index] - roundTripBytes))
             index += window
         }
         return .seconds(seconds)

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// Bytes that do not form a valid message of the protocol they were read as.
 public struct WireFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Which message was being decoded, e.g. "secure DFU response".
@@ -12,15 +14,5 @@ public struct WireFormatError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String {
         "\(message): " + (bytes.isEmpty ? "(empty)" : bytes.hexString(separator: " "))
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hex, two digits a byte.
-    public func hexString(separator: String = "") -> String {
-        map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined(separator: separator)
     }
 }

@@ -1,0 +1,16 @@
+extension Sequence<UInt8> {
+    /// Lower-case hex, two digits a byte, with `separator` between bytes. Built from a table,
+    /// with no formatter: `dfu-sim --trace` writes it for every write it takes.
+    public func hexString(separator: String = "") -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        let between = Array(separator.utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * (2 + between.count))
+        for (index, byte) in enumerated() {
+            if index > 0 { text += between }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
