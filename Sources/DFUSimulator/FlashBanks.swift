@@ -1,4 +1,5 @@
 import Crypto
+import DFUSupport
 import NordicDFU
 
 /// The kinds of image a device holds.
@@ -23,10 +24,7 @@ public struct InstalledImage: Equatable, Sendable {
 
     init(bytes: ArraySlice<UInt8>, version: UInt32?) {
         size = bytes.count
-        sha256 = SHA256.hash(data: bytes).map {
-            $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16)
-        }
-        .joined()
+        sha256 = SHA256.hash(data: bytes).hexString()
         self.version = version
     }
 }

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// One SMP message: the header and the CBOR payload whose length the header gives.
 public struct SMPFrame: Hashable, Sendable {
     /// The header; its `length` is always `payload.count`.
@@ -44,8 +46,7 @@ public struct SMPFrameError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     public var description: String {
-        let shown = bytes.prefix(32).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined(
-            separator: " ")
+        let shown = bytes.prefix(32).hexString(separator: " ")
         return "\(message): " + (bytes.isEmpty ? "(empty)" : shown + (bytes.count > 32 ? " …" : ""))
     }
 }

@@ -50,20 +50,24 @@ public struct SMPUploadBound: Sendable {
         return frames
     }
 
-    /// The first chunk (its round trip, the rest of its bytes at the raw rate, the erase), then
-    /// per window of later chunks the longer of sending them and their first frame's round trip:
-    /// the measured round trip plus the frame's bytes beyond the ones it carried, at the raw rate.
+    /// The first chunk (its round trip and the erase), then per window of later chunks the longer
+    /// of sending them and their first frame's round trip.
     public var duration: Duration {
         guard let first = frameBytes.first else { return .zero }
-        let roundTrip = roundTrip / .seconds(1)
-        var seconds = roundTrip + sending(first - roundTripBytes) + erase / .seconds(1)
+        var seconds = roundTrip(of: first) + erase / .seconds(1)
         var index = 1
         while index < frameBytes.count {
             let windowBytes = frameBytes[index..<min(index + window, frameBytes.count)].reduce(0, +)
-            seconds += max(sending(windowBytes), roundTrip + sending(frameBytes[index] - roundTripBytes))
+            seconds += max(sending(windowBytes), roundTrip(of: frameBytes[index]))
             index += window
         }
         return .seconds(seconds)
+    }
+
+    /// Seconds from a frame's first byte to its answer at the earliest: the measured round trip
+    /// plus the frame's bytes beyond the ones it carried, at the raw rate.
+    private func roundTrip(of frame: Int) -> Double {
+        roundTrip / .seconds(1) + sending(frame - roundTripBytes)
     }
 
     private func sending(_ bytes: Int) -> Double { Double(max(0, bytes)) / bytesPerSecond }
