@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "SimulatorCommandLine",
             dependencies: [
-                "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
+                "DFUSimulator", "DFUFleet", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -155,7 +155,7 @@ extension FleetDeviceEntry {
                 "kind", "dfu_version", "firmware_version", "hw_version", "sd_id", "public_key", "mtu",
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
-                "smp_reassembly", "smp_image_check",
+                "smp_reassembly", "smp_image_check", "image_hash",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),

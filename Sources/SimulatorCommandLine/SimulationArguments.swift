@@ -1,12 +1,26 @@
 import ArgumentParser
 import DFUSimulator
 import GATT
+import MCUmgr
 import NordicDFU
 
 // The values of `--simulate` and the `--sim-*` options, read from their command-line spelling
 // (docs/cli-contract.md, "Simulated devices"). The simulator library itself takes typed values only.
 
 extension SimulatedDeviceKind: ExpressibleByArgument {}
+
+extension MCUbootHashAlgorithm: ExpressibleByArgument {
+    /// `sha256`, `sha384` or `sha512`, as imgtool's `--sha` and the inventory's `image_hash` name them.
+    public init?(argument: String) {
+        guard let algorithm = Self.allCases.first(where: { $0.argument == argument }) else { return nil }
+        self = algorithm
+    }
+
+    /// The name `--sim-image-hash` takes.
+    public var argument: String { rawValue.lowercased().replacingOccurrences(of: "-", with: "") }
+
+    public static var allValueStrings: [String] { allCases.map(\.argument) }
+}
 
 extension SimulatedFault: ExpressibleByArgument {
     /// Reads `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `drop-final-answer=N`,

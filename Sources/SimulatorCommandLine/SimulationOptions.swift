@@ -2,6 +2,7 @@ import ArgumentParser
 import DFUSimulator
 import Foundation
 import GATT
+import MCUmgr
 import NordicDFU
 
 /// `--simulate KIND` and the `--sim-*` options of the CLI contract ("Simulated devices"), shared
@@ -81,6 +82,12 @@ public struct SimulationOptions: ParsableArguments {
     )
     public var simSmpImageCheck = false
 
+    @Option(
+        help: ArgumentHelp(
+            "smp-app: the image hash MCUboot checks and the device lists (sha512 on nRF54L, CONFIG_MCUBOOT_BOOTLOADER_USES_SHA512; default sha256).",
+            valueName: "sha256|sha384|sha512"))
+    public var simImageHash: MCUbootHashAlgorithm?
+
     public init() {}
 
     /// Whether any `--sim-*` option was given.
@@ -93,7 +100,7 @@ public struct SimulationOptions: ParsableArguments {
     /// Whether any option only an `smp-app` device takes was given.
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
-            || simSmpImageCheck
+            || simSmpImageCheck || simImageHash != nil
     }
 
     public func validate() throws {
@@ -176,6 +183,7 @@ extension SimulationOptions {
         if let simSmpBufCount { configuration.smp.bufferCount = simSmpBufCount }
         configuration.smp.reassembly = simSmpReassembly
         configuration.smp.imageCheck = simSmpImageCheck
+        if let simImageHash { configuration.smp.imageHash = simImageHash }
     }
 }
 

@@ -27,6 +27,7 @@ struct MCUbootPackageReport {
             ("size", .int(image.bytes.count)),
             ("version", .string(image.header.version.imageListDescription)),
             ("hash", .string(image.hash.hexString())),
+            ("hash_algorithm", .string(image.hashAlgorithm.rawValue)),
             ("sha256", .string(image.fileSHA256.hexString())),
             ("signature", .optional(image.signature.map { "\($0.kind)" })),
             ("signature_valid", key.map { .bool(image.verifySignature(with: $0) == .valid) } ?? .null),
@@ -40,7 +41,9 @@ struct MCUbootPackageReport {
             [
                 "\(entry.imageIndex)", entry.core.name, entry.image.name, "\(entry.image.bytes.count)",
                 entry.image.header.version.imageListDescription,
-                String(entry.image.hash.hexString().prefix(16)) + "…", signatureText(entry.image),
+                "\(entry.image.hashAlgorithm.rawValue) " + String(entry.image.hash.hexString().prefix(16))
+                    + "…",
+                signatureText(entry.image),
             ]
         }
         lines += TextTable.lines(header: header, rows: rows)
@@ -49,11 +52,12 @@ struct MCUbootPackageReport {
 
     private func signatureText(_ image: MCUbootImage) -> String {
         guard let signature = image.signature else { return "unsigned (hash only)" }
-        guard let key else { return "\(signature.kind) (give --public-key to check)" }
+        let kind = image.isPureSignature ? "\(signature.kind) (pure)" : "\(signature.kind)"
+        guard let key else { return "\(kind) (give --public-key to check)" }
         return switch image.verifySignature(with: key) {
-        case .valid: "\(signature.kind), valid"
-        case .invalid: "\(signature.kind), INVALID for this key"
-        case .otherKey: "\(signature.kind), made for another key"
+        case .valid: "\(kind), valid"
+        case .invalid: "\(kind), INVALID for this key"
+        case .otherKey: "\(kind), made for another key"
         case .otherAlgorithm(let kind): "\(kind), another algorithm than the key's"
         case .unsigned: "unsigned (hash only)"
         }

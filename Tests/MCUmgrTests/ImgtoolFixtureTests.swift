@@ -87,4 +87,63 @@ final class ImgtoolFixtureTests: XCTestCase {
         XCTAssertNil(image.signature)
         XCTAssertEqual(image.verifySignature(with: try key("ed25519.pem")), .unsigned)
     }
+
+    /// nRF54L's default (docs/mcumgr.md, "nRF54L images"): a SHA-512 hash TLV, which the device
+    /// lists at its 64 bytes, and Ed25519 over it.
+    func testSHA512Ed25519() throws {
+        try assertAgreesWithImgtool("ed25519-sha512.signed.bin")
+        let image = try image("ed25519-sha512.signed.bin")
+        XCTAssertEqual(image.hashAlgorithm, .sha512)
+        XCTAssertEqual(image.hash.count, 64)
+        XCTAssertFalse(image.isPureSignature)
+        XCTAssertEqual(image.verifySignature(with: try key("ed25519.pub.pem")), .valid)
+        XCTAssertEqual(image.verifySignature(with: try key("ecdsa-p256.pem")), .otherKey)
+    }
+
+    /// A pure signature is over the image, not its hash; imgtool still writes the SHA-512 TLV.
+    func testPureEd25519() throws {
+        let image = try image("ed25519-pure.signed.bin")
+        let printed = try String(
+            contentsOf: directory.appendingPathComponent("ed25519-pure.signed.verify.txt"), encoding: .utf8)
+        XCTAssertTrue(printed.contains("Image version: 3.1.1+0"))
+        let signature = try XCTUnwrap(image.signature).bytes.map { String(format: "%02x", $0) }.joined()
+        XCTAssertTrue(printed.contains("Image signature over image: \(signature)"))
+        XCTAssertEqual(image.hashAlgorithm, .sha512)
+        XCTAssertTrue(image.isHashVerified)
+        XCTAssertTrue(image.isPureSignature)
+        XCTAssertEqual(image.verifySignature(with: try key("ed25519.pub.pem")), .valid)
+
+        // The same signature checked over the hash, as for a signature that is not pure, fails.
+        var notPure = image.bytes
+        notPure[try XCTUnwrap(pureMarkerValueOffset(in: image))] = 0
+        let altered = try MCUbootImage(bytes: notPure, name: "not-pure.bin", slotSize: 0x4000)
+        XCTAssertFalse(altered.isPureSignature)
+        XCTAssertEqual(altered.verifySignature(with: try key("ed25519.pub.pem")), .invalid)
+    }
+
+    func testUnsignedSHA512() throws {
+        try assertAgreesWithImgtool("unsigned-sha512.bin")
+        XCTAssertEqual(try image("unsigned-sha512.bin").hashAlgorithm, .sha512)
+    }
+
+    /// A SHA-512 image whose body changed is refused by its hash, named as SHA-512.
+    func testSHA512Mismatch() throws {
+        var bytes = try image("ed25519-sha512.signed.bin").bytes
+        bytes[0x200 + 10] ^= 0xFF
+        XCTAssertThrowsError(try MCUbootImage(bytes: bytes, name: "bad.bin")) { error in
+            let error = error as? MCUbootImageError
+            XCTAssertEqual(error?.kind, .hashMismatch)
+            XCTAssertTrue(error?.reason.hasPrefix("the SHA-512 of") == true, error?.reason ?? "")
+        }
+    }
+
+    /// The offset of the SIG_PURE TLV's one-byte value in the file.
+    private func pureMarkerValueOffset(in image: MCUbootImage) -> Int? {
+        var position = image.hashedEnd + 4
+        for tlv in image.unprotectedTLVs {
+            if tlv.kind == .signaturePure { return position + 4 }
+            position += 4 + tlv.value.count
+        }
+        return nil
+    }
 }

@@ -13,7 +13,7 @@ final class SMPOptionsTests: XCTestCase {
         let options = try SimulationOptions.parse([
             "--simulate", "smp-app", "--sim-firmware-version", "2.0.1+7", "--sim-slot-kib", "256",
             "--sim-smp-buf-size", "2475", "--sim-smp-buf-count", "6", "--sim-smp-reassembly",
-            "--sim-smp-image-check",
+            "--sim-smp-image-check", "--sim-image-hash", "sha512",
             "--sim-page-erase-ms", "10", "--sim-word-write-us", "5", "--sim-fault", "revert-after-test",
         ])
         let configuration = try options.configuration(address: address)
@@ -22,6 +22,7 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.smp.bufferSize, 2475)
         XCTAssertEqual(configuration.smp.bufferCount, 6)
         XCTAssertTrue(configuration.smp.reassembly && configuration.smp.imageCheck)
+        XCTAssertEqual(configuration.smp.imageHash, .sha512)
         XCTAssertEqual(configuration.timing.pageErase, .milliseconds(10))
         XCTAssertEqual(configuration.timing.wordWrite, .microseconds(5))
         XCTAssertEqual(configuration.faults, [.revertAfterTest])
@@ -35,11 +36,16 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.smp.bufferSize, 384)
         XCTAssertEqual(configuration.smp.bufferCount, 4)
         XCTAssertFalse(configuration.smp.reassembly)
+        XCTAssertEqual(configuration.smp.imageHash, .sha256)
     }
 
     func testSMPOptionsNeedTheSMPKindAndRangedValues() throws {
         XCTAssertThrowsError(
             try SimulationOptions.parse(["--simulate", "secure", "--sim-smp-buf-size", "512"]))
+        XCTAssertThrowsError(
+            try SimulationOptions.parse(["--simulate", "secure", "--sim-image-hash", "sha512"]))
+        XCTAssertThrowsError(
+            try SimulationOptions.parse(["--simulate", "smp-app", "--sim-image-hash", "md5"]))
         let cases: [([String], String)] = [
             (["--sim-smp-buf-size", "32"], "--sim-smp-buf-size 32"),
             (["--sim-smp-buf-count", "1"], "--sim-smp-buf-count 1"),
@@ -59,7 +65,8 @@ final class SMPOptionsTests: XCTestCase {
         let json = """
             {"devices": [{"device": "C0:DE:00:00:00:20", "package": "app.zip",
               "simulate": {"kind": "smp-app", "slot_kib": 128, "smp_buf_size": 1024, "smp_buf_count": 3,
-                           "smp_reassembly": true, "page_erase_ms": 20, "faults": ["revert-after-test"]}}]}
+                           "smp_reassembly": true, "page_erase_ms": 20, "faults": ["revert-after-test"],
+                           "image_hash": "sha512"}}]}
             """
         let inventory = try FleetInventory(json: Data(json.utf8))
         let configuration = try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)
@@ -68,6 +75,7 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.smp.bufferSize, 1024)
         XCTAssertEqual(configuration.smp.bufferCount, 3)
         XCTAssertTrue(configuration.smp.reassembly)
+        XCTAssertEqual(configuration.smp.imageHash, .sha512)
         XCTAssertEqual(configuration.timing.pageErase, .milliseconds(20))
         XCTAssertEqual(configuration.faults, [.revertAfterTest])
     }

@@ -6,8 +6,11 @@ extension DeviceCore {
     mutating func installFactoryMCUbootImage() {
         let text = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
         let version = MCUbootVersion(text) ?? MCUbootVersion(major: 1, minor: 0, revision: 0)
+        let hash = configuration.smp.imageHash
         let slots = MCUbootSlots(
-            factoryImage: SimulatedMCUbootImage.make(version: version, bodySize: 4096, seed: 0xFA))
+            factoryImage: SimulatedMCUbootImage.make(
+                version: version, bodySize: 4096, seed: 0xFA, hash: hash),
+            hash: hash)
         mcuboot = slots
         firmwareRevision = slots.primary.version.imageListDescription
     }

@@ -1,15 +1,17 @@
 import MCUmgr
 
 /// An image as MCUboot and the image group read it from a slot: only bytes that hold a complete
-/// image with a correct SHA-256 TLV count (a partly written slot lists nothing).
+/// image with a correct hash TLV of the device's algorithm count (a partly written slot, or an
+/// image hashed otherwise, lists nothing: img_mgmt looks for `IMAGE_TLV_SHA` of `IMAGE_SHA_LEN`).
 struct SlotImage: Equatable, Sendable {
     let size: Int
     let hash: [UInt8]
     let version: MCUbootVersion
     let bootable: Bool
 
-    init?(bytes: [UInt8]) {
-        guard let image = try? MCUbootImage(bytes: bytes, name: "slot") else { return nil }
+    init?(bytes: [UInt8], hash algorithm: MCUbootHashAlgorithm) {
+        guard let image = try? MCUbootImage(bytes: bytes, name: "slot"), image.hashAlgorithm == algorithm
+        else { return nil }
         size = bytes.count
         hash = image.hash
         version = image.header.version
@@ -51,9 +53,13 @@ struct MCUbootSlots: Sendable {
     /// The primary slot's bytes: the file that was uploaded (or the factory image).
     private(set) var primaryBytes: [UInt8]
 
-    init(factoryImage: [UInt8]) {
+    /// The image hash this device's MCUboot and image group use.
+    let hashAlgorithm: MCUbootHashAlgorithm
+
+    init(factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm) {
+        hashAlgorithm = algorithm
         primaryBytes = factoryImage
-        primary = SlotImage(bytes: factoryImage)!
+        primary = SlotImage(bytes: factoryImage, hash: algorithm)!
     }
 
     var nextBoot: NextBoot {
@@ -92,7 +98,7 @@ struct MCUbootSlots: Sendable {
     }
 
     /// Reads the secondary slot's image after an upload completed.
-    mutating func readSecondary() { secondary = SlotImage(bytes: secondaryBytes) }
+    mutating func readSecondary() { secondary = SlotImage(bytes: secondaryBytes, hash: hashAlgorithm) }
 
     /// Marks the secondary slot's image for a test or for good (`boot_request_upgrade`).
     mutating func requestUpgrade(permanent: Bool) { request = permanent ? .permanent : .test }

@@ -18,6 +18,10 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// `CONFIG_IMG_ENABLE_IMAGE_CHECK`: the last upload chunk's answer carries `match` (off by
     /// default in Zephyr).
     public var imageCheck = false
+    /// The image hash MCUboot checks and the image group lists: SHA-512 on nRF54L and nRF54H
+    /// (`CONFIG_MCUBOOT_BOOTLOADER_USES_SHA512`), else SHA-256. An image without a hash TLV of
+    /// this algorithm is left out of the image list and never boots.
+    public var imageHash = MCUbootHashAlgorithm.sha256
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset answer to the reboot.
     public var resetDelay: Duration = .milliseconds(250)
 

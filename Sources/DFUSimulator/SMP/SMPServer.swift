@@ -75,7 +75,7 @@ struct SMPServer: Sendable {
             guard confirm else { return .imageError(.invalidHash) }
             slot = 0
         } else {
-            guard hash.count == 32 else { return .imageError(.invalidHash) }
+            guard hash.count == slots.hashAlgorithm.byteCount else { return .imageError(.invalidHash) }
             guard let found = slots.slot(holding: hash) else { return .imageError(.hashNotFound) }
             slot = found
         }

@@ -1,15 +1,15 @@
-import Crypto
 import MCUmgr
 
 /// Builds minimal MCUboot images: a 32-byte header, a body, and a TLV area holding only the
-/// SHA-256 TLV (what `imgtool sign` writes without a key). The simulated SMP device leaves the
+/// hash TLV (what `imgtool sign` writes without a key; SHA-256 unless told otherwise). The simulated SMP device leaves the
 /// factory with one; tests and `dfu-sim` users upload others.
 public enum SimulatedMCUbootImage {
     /// An image of `version` whose body is `bodySize` bytes derived from `seed` (different seeds
     /// give different hashes).
-    public static func make(version: MCUbootVersion, bodySize: Int, seed: UInt8 = 0, flags: UInt32 = 0)
-        -> [UInt8]
-    {
+    public static func make(
+        version: MCUbootVersion, bodySize: Int, seed: UInt8 = 0, flags: UInt32 = 0,
+        hash algorithm: MCUbootHashAlgorithm = .sha256
+    ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(MCUbootHeader.size + bodySize + 40)
         append(MCUbootHeader.magic, to: &bytes)
@@ -23,10 +23,10 @@ public enum SimulatedMCUbootImage {
         append(version.build, to: &bytes)
         append(UInt32(0), to: &bytes)  // pad
         bytes += (0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed) &* 131) }
-        let hash = Array(SHA256.hash(data: bytes))
+        let hash = algorithm.hash(bytes[...])
         append(UInt16(0x6907), to: &bytes)  // TLV area magic
         append(UInt16(4 + 4 + hash.count), to: &bytes)  // the area's length, its own 4 bytes included
-        bytes += [0x10, 0x00]  // SHA-256 TLV: type, pad
+        append(algorithm.tlvKind.rawValue, to: &bytes)  // the hash TLV's type
         append(UInt16(hash.count), to: &bytes)
         bytes += hash
         return bytes

@@ -10,7 +10,8 @@ public struct MCUbootSignature: Hashable, Sendable {
     /// The signature bytes: DER for ECDSA (imgtool `--pad-sig` pads it with zeros to 72 bytes),
     /// 64 bytes for Ed25519.
     public var bytes: [UInt8]
-    /// The key hash TLV (SHA-256 of the signing key's SubjectPublicKeyInfo), when present.
+    /// The key hash TLV (the signing key's SubjectPublicKeyInfo hashed as the image is), when
+    /// present.
     public var keyHash: [UInt8]?
     /// The public key TLV (the whole SubjectPublicKeyInfo), when present instead of a hash.
     public var publicKey: [UInt8]?
@@ -25,8 +26,8 @@ public enum MCUbootSignatureCheck: Hashable, Sendable {
     case invalid
     /// The image names a different key (key hash or public key TLV).
     case otherKey
-    /// The image is signed with another algorithm than the key's (or one this reader cannot
-    /// check: RSA, P-224).
+    /// The image is signed with another algorithm than the key's, or with one this reader cannot
+    /// check (RSA, P-224; ECDSA P-256 over a hash other than SHA-256, named by its hash TLV).
     case otherAlgorithm(MCUbootTLV.Kind)
     /// The image carries no signature (only its hash).
     case unsigned
@@ -48,21 +49,30 @@ extension MCUbootImage {
             publicKey: unprotectedTLVs.first { $0.kind == .publicKey }?.value)
     }
 
-    /// Checks the signature against `key` as MCUboot does: ECDSA P-256 over the image hash (imgtool
-    /// signs the hashed bytes with ECDSA/SHA-256, the same thing), Ed25519 over the 32 bytes of
-    /// the image hash (imgtool `sign_digest`), not over the image.
+    /// Whether the image carries a pure signature: a `SIG_PURE` TLV of `0x01` (imgtool `--pure`),
+    /// which makes the Ed25519 signature one over the image rather than over its hash.
+    public var isPureSignature: Bool {
+        unprotectedTLVs.contains { $0.kind == .signaturePure && $0.value == [1] }
+    }
+
+    /// Checks the signature against `key` as MCUboot does (`image_validate.c`; imgtool signs
+    /// the same way): ECDSA P-256 over the SHA-256 image hash (imgtool's only hash for a P-256
+    /// key); Ed25519 over the image hash, whatever its length (imgtool `sign_digest`), or, when
+    /// ``isPureSignature``, over the hashed bytes themselves.
     public func verifySignature(with key: MCUbootPublicKey) -> MCUbootSignatureCheck {
         guard let signature else { return .unsigned }
-        if let keyHash = signature.keyHash, keyHash != key.keyHash { return .otherKey }
+        if let keyHash = signature.keyHash, keyHash != key.keyHash(hashAlgorithm) { return .otherKey }
         if let publicKey = signature.publicKey, publicKey != key.subjectPublicKeyInfo { return .otherKey }
         switch (key, signature.kind) {
         case (.p256(let key), .ecdsaSignature):
+            guard hashAlgorithm == .sha256 else { return .otherAlgorithm(hashAlgorithm.tlvKind) }
             guard let der = Self.derSequence(signature.bytes),
                 let parsed = try? P256.Signing.ECDSASignature(derRepresentation: der)
             else { return .invalid }
             return key.isValidSignature(parsed, for: ImageHash(bytes: hash)) ? .valid : .invalid
         case (.ed25519(let key), .ed25519):
-            return key.isValidSignature(signature.bytes, for: hash) ? .valid : .invalid
+            let signed = isPureSignature ? bytes[..<hashedEnd] : hash[...]
+            return key.isValidSignature(signature.bytes, for: signed) ? .valid : .invalid
         default:
             return .otherAlgorithm(signature.kind)
         }

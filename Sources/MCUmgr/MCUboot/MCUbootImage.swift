@@ -6,9 +6,10 @@ import DFUSupport
 /// Layout (MCUboot `image.h`, imgtool `image.py`): the header, padded to `headerSize`; the body of
 /// `imageSize` bytes; the protected TLV area (`0x6908`, `protectedTLVSize` bytes, when there is
 /// one); the TLV area (`0x6907`); with `imgtool --pad`, erased bytes up to the slot's end and
-/// the trailer. The SHA-256 TLV is the hash of everything before the unprotected area; it is
-/// checked here (unless the body is encrypted, when it is of the plain body), and it is the hash
-/// a device reports for the image and takes in a state write.
+/// the trailer. The hash TLV (SHA-256, SHA-384 or SHA-512, ``MCUbootHashAlgorithm``) is the hash
+/// of everything before the unprotected area; it is checked here (unless the body is encrypted,
+/// when it is of the plain body), and it is the hash a device reports for the image and takes in a
+/// state write.
 ///
 /// ```swift
 /// let image = try MCUbootImage(bytes: fileBytes, name: "app.signed.bin", slotSize: 0x67000)
@@ -24,8 +25,13 @@ public struct MCUbootImage: Sendable {
     public let protectedTLVs: [MCUbootTLV]
     /// The unprotected TLVs, in file order.
     public let unprotectedTLVs: [MCUbootTLV]
-    /// The SHA-256 TLV: the image hash.
+    /// The hash TLV's value: the image hash.
     public let hash: [UInt8]
+    /// The algorithm of ``hash``: its TLV's type.
+    public let hashAlgorithm: MCUbootHashAlgorithm
+    /// Bytes from the start to the end of the protected TLV area: what the hash covers, and what
+    /// a pure signature signs.
+    public let hashedEnd: Int
     /// Whether ``hash`` was recomputed and found equal; false only for an encrypted body.
     public let isHashVerified: Bool
     /// Bytes from the start to the end of the TLV area: the image without padding or trailer.
@@ -61,22 +67,24 @@ public struct MCUbootImage: Sendable {
             hashedEnd = area.end
         }
         let area = try MCUbootTLV.area(in: bytes, at: hashedEnd, magic: MCUbootTLV.areaMagic, file: name)
-        let hashes = area.entries.filter { $0.kind == .sha256 }
-        guard hashes.count == 1, hashes[0].value.count == SHA256.byteCount else {
+        let hashes = area.entries.compactMap { entry in
+            MCUbootHashAlgorithm(tlvKind: entry.kind).map { (algorithm: $0, value: entry.value) }
+        }
+        guard hashes.count == 1, let (algorithm, hash) = hashes.first, hash.count == algorithm.byteCount
+        else {
             throw MCUbootImageError(
                 .hashMissing, file: name,
                 reason: hashes.isEmpty
-                    ? "no SHA-256 TLV (0x10), which devices need to list the image"
-                    : "\(hashes.count) SHA-256 TLVs, or one not 32 bytes long")
+                    ? "no hash TLV (SHA-256 0x10, SHA-384 0x11 or SHA-512 0x12), which devices need to list the image"
+                    : "\(hashes.count) hash TLVs, or one whose length is not its algorithm's")
         }
-        let hash = hashes[0].value
         if !header.isEncrypted {
-            let computed = Array(SHA256.hash(data: bytes[..<hashedEnd]))
+            let computed = algorithm.hash(bytes[..<hashedEnd])
             guard computed == hash else {
                 throw MCUbootImageError(
                     .hashMismatch, file: name,
                     reason:
-                        "the SHA-256 of header, body and protected TLVs is \(computed.hexString()), the TLV says \(hash.hexString())"
+                        "the \(algorithm.rawValue) of header, body and protected TLVs is \(computed.hexString()), the TLV says \(hash.hexString())"
                 )
             }
         }
@@ -91,6 +99,8 @@ public struct MCUbootImage: Sendable {
         self.protectedTLVs = protectedTLVs
         unprotectedTLVs = area.entries
         self.hash = hash
+        hashAlgorithm = algorithm
+        self.hashedEnd = hashedEnd
         isHashVerified = !header.isEncrypted
         imageEnd = area.end
         trailer = MCUbootTrailer(in: bytes, after: area.end)

@@ -9,9 +9,9 @@ public struct MCUbootImageError: Error, Hashable, Sendable, CustomStringConverti
         case invalidHeader = "invalid_header"
         /// A TLV area is missing, has the wrong magic, or reaches out of the file or its area.
         case tlvAreaInvalid = "tlv_area_invalid"
-        /// No SHA-256 TLV, or more than one.
+        /// No hash TLV (SHA-256, SHA-384, SHA-512), more than one, or one of the wrong length.
         case hashMissing = "hash_missing"
-        /// The SHA-256 TLV is not the hash of the image: the file is damaged or was altered.
+        /// The hash TLV is not the hash of the image: the file is damaged or was altered.
         case hashMismatch = "hash_mismatch"
         /// The file is larger than the slot it is meant for.
         case tooLargeForSlot = "too_large_for_slot"

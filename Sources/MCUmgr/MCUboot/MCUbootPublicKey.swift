@@ -57,7 +57,13 @@ public enum MCUbootPublicKey: Sendable {
         }
     }
 
-    /// The SHA-256 of ``subjectPublicKeyInfo``: what imgtool writes in the key hash TLV (0x01) and
-    /// MCUboot compares with the keys it was built with.
-    public var keyHash: [UInt8] { Array(SHA256.hash(data: subjectPublicKeyInfo)) }
+    /// The SHA-256 of ``subjectPublicKeyInfo``: what imgtool writes in the key hash TLV (0x01) of
+    /// an image hashed with SHA-256, and MCUboot compares with the keys it was built with.
+    public var keyHash: [UInt8] { keyHash(.sha256) }
+
+    /// ``subjectPublicKeyInfo`` hashed with the image's hash algorithm: imgtool and MCUboot hash
+    /// the key as they hash the image (a SHA-512 image names its key by a 64-byte hash).
+    public func keyHash(_ algorithm: MCUbootHashAlgorithm) -> [UInt8] {
+        algorithm.hash(subjectPublicKeyInfo[...])
+    }
 }

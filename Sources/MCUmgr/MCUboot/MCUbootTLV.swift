@@ -12,7 +12,9 @@ public struct MCUbootTLV: Hashable, Sendable {
         public static let publicKey = Kind(rawValue: 0x02)
         /// SHA-256 of header, body and protected TLVs: the image hash a device reports.
         public static let sha256 = Kind(rawValue: 0x10)
+        /// SHA-384 of the same (with ECDSA P-384 keys).
         public static let sha384 = Kind(rawValue: 0x11)
+        /// SHA-512 of the same (nRF54L and nRF54H by default).
         public static let sha512 = Kind(rawValue: 0x12)
         public static let rsa2048PSS = Kind(rawValue: 0x20)
         /// ECDSA P-224, no longer supported by MCUboot.
@@ -21,7 +23,7 @@ public struct MCUbootTLV: Hashable, Sendable {
         public static let ecdsaSignature = Kind(rawValue: 0x22)
         public static let rsa3072PSS = Kind(rawValue: 0x23)
         public static let ed25519 = Kind(rawValue: 0x24)
-        /// The signature is over the image itself, not its hash ("pure" Ed25519).
+        /// `0x01`: the signature is over the image itself, not its hash ("pure" Ed25519).
         public static let signaturePure = Kind(rawValue: 0x25)
         public static let encryptionRSA2048 = Kind(rawValue: 0x30)
         public static let encryptionKeyWrap = Kind(rawValue: 0x31)
@@ -96,6 +98,9 @@ extension MCUbootTLV.Kind: CustomStringConvertible {
         case .rsa2048PSS: "RSA-2048"
         case .rsa3072PSS: "RSA-3072"
         case .ecdsaP224: "ECDSA P-224"
+        case .sha256: "SHA-256"
+        case .sha384: "SHA-384"
+        case .sha512: "SHA-512"
         default: "TLV 0x" + String(rawValue, radix: 16)
         }
     }

@@ -44,7 +44,7 @@ public struct ImageSlotState: Hashable, Sendable {
     public var slot: UInt32
     /// As Zephyr writes it: `major.minor.revision`, then `.build` when the build number is not 0.
     public var version: String
-    /// The image's hash: its SHA-256 TLV (see ``MCUbootImage/hash``).
+    /// The image's hash: its hash TLV, 32 or 64 bytes (see ``MCUbootImage/hash``).
     public var hash: [UInt8]
     public var bootable: Bool
     /// Marked to run at the next boot (for a test, or permanently with ``permanent``).
@@ -78,8 +78,11 @@ public struct ImageSlotState: Hashable, Sendable {
         guard let version = map[.text("version")]?.textValue else {
             throw .malformed("an image without version")
         }
-        guard let hash = map[.text("hash")]?.bytesValue, hash.count == 32 else {
-            throw .malformed("an image without a 32-byte hash")
+        // 32 bytes, or 64 on a device built with `MCUBOOT_BOOTLOADER_USES_SHA512` (img_mgmt's
+        // `IMAGE_SHA_LEN`): the length of the hash TLV it looks for in its images.
+        guard let hash = map[.text("hash")]?.bytesValue, MCUbootHashAlgorithm(byteCount: hash.count) != nil
+        else {
+            throw .malformed("an image without a hash of 32, 48 or 64 bytes")
         }
         self.version = version
         self.hash = hash

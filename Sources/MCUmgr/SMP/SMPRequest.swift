@@ -16,7 +16,7 @@ public enum SMPRequest: Hashable, Sendable {
     /// Image state (read, command 0), answered with the image list.
     case imageState
     /// Image state write (write, command 0) `{hash, confirm: false}`: marks the image with this
-    /// hash (32 bytes, the image's SHA-256 TLV) for one test boot.
+    /// hash (the image's hash TLV, at its full length) for one test boot.
     case imageTest(hash: [UInt8])
     /// Image state write `{hash?, confirm: true}`: makes the image permanent; without a hash, the
     /// running image.

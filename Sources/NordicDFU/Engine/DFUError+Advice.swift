@@ -41,7 +41,7 @@ extension DFUError {
         case .remoteImageCurrentVersionIsNewer:
             "the device runs a newer image; update with a newer one"
         case .remoteImageInvalidImageHeaderMagic, .remoteImageInvalidImageHeader, .remoteImageInvalidHash:
-            "give a signed MCUboot image (app_update.bin or zephyr.signed.bin)"
+            "give a signed MCUboot image made for the device's MCUboot (app_update.bin or zephyr.signed.bin of its build)"
         case .remoteMcumgrAccessDenied:
             "the device wants a paired link for SMP: pair with it first (bluetoothctl pair ADDRESS)"
         case .remoteMcumgrBusy, .remoteMcumgrNoMemory:

@@ -29,10 +29,16 @@ common=(--header-size 0x200 --pad-header --align 4 --slot-size 0x4000)
 "$imgtool" sign "${common[@]}" -k ed25519.pem --version 1.3.0+2 --max-align 16 --pad \
     body.bin ed25519-align16.padded.bin
 "$imgtool" sign "${common[@]}" --version 0.0.1 body.bin unsigned.bin
+# nRF54L's defaults (docs/mcumgr.md, "nRF54L images"): SHA-512, Ed25519 over the hash or (pure) over the image
+"$imgtool" sign "${common[@]}" -k ed25519.pem --version 3.1.0 --sha 512 body.bin ed25519-sha512.signed.bin
+"$imgtool" sign "${common[@]}" -k ed25519.pem --version 3.1.1 --pure body.bin ed25519-pure.signed.bin
+"$imgtool" sign "${common[@]}" --version 0.0.2 --sha 512 body.bin unsigned-sha512.bin
 
 # What imgtool itself reads back: the version and the image hash, for the tests to compare.
-for image in ecdsa-p256.signed.bin ed25519.signed.bin ecdsa-p256-confirmed.padded.bin ed25519-align16.padded.bin; do
+for image in ecdsa-p256.signed.bin ed25519.signed.bin ecdsa-p256-confirmed.padded.bin ed25519-align16.padded.bin \
+    ed25519-sha512.signed.bin ed25519-pure.signed.bin; do
     case $image in ecdsa*) key=ecdsa-p256.pem ;; ed25519*) key=ed25519.pem ;; esac
     "$imgtool" verify -k "$key" "$image" >"${image%.bin}.verify.txt"
 done
 "$imgtool" verify unsigned.bin >unsigned.verify.txt
+"$imgtool" verify unsigned-sha512.bin >unsigned-sha512.verify.txt

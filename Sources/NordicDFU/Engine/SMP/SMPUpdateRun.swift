@@ -17,6 +17,7 @@ struct SMPUpdateRun {
             link = try await session.connectSMP(session.device)
             session.state(.starting)
             let state = try await imageState(link!)
+            try checkImageHashes(against: state)
             let plan = SMPUpdatePlan(
                 package: package, state: state, force: options.force,
                 confirms: options.smpActivation == .testAndConfirm)
