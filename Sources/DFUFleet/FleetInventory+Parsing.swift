@@ -156,6 +156,7 @@ extension FleetDeviceEntry {
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
                 "smp_reassembly", "smp_image_check", "image_hash",
+                "mcuboot_mode",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),

@@ -32,7 +32,7 @@ extension SimulatedDeviceConfiguration {
             ("--sim-smp-buf-size", spec.smpBufSize.map(String.init)),
             ("--sim-smp-buf-count", spec.smpBufCount.map(String.init)),
             ("--sim-real-time-factor", spec.realTimeFactor.map { String($0) }),
-            ("--sim-image-hash", spec.imageHash),
+            ("--sim-image-hash", spec.imageHash), ("--sim-mcuboot-mode", spec.mcubootMode),
         ]
         for case (let option, let value?) in values { arguments += [option, value] }
         if spec.smpReassembly { arguments.append("--sim-smp-reassembly") }

@@ -22,6 +22,23 @@ extension MCUbootHashAlgorithm: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.argument) }
 }
 
+extension MCUbootMode: ExpressibleByArgument {
+    /// A mode as its name with dashes (`swap-using-move`, `unknown` for −1) or its number.
+    public init?(argument: String) {
+        if let number = Int(argument) {
+            self.init(rawValue: number)
+            return
+        }
+        guard let mode = (-1...9).map(MCUbootMode.init).first(where: { $0.argument == argument }) else {
+            return nil
+        }
+        self = mode
+    }
+
+    /// The name `--sim-mcuboot-mode` takes.
+    public var argument: String { description.replacingOccurrences(of: " ", with: "-").lowercased() }
+}
+
 extension SimulatedFault: ExpressibleByArgument {
     /// Reads `disconnect-at=BYTES`, `drop-notification=N`, `crc-error=N`, `drop-final-answer=N`,
     /// `reject-connect=K`, `slow-flash=MS` or `revert-after-test`; nil for anything else (``SimulatedFault/problem(with:)`` says why).

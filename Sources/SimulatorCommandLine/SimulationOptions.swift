@@ -88,6 +88,12 @@ public struct SimulationOptions: ParsableArguments {
             valueName: "sha256|sha384|sha512"))
     public var simImageHash: MCUbootHashAlgorithm?
 
+    @Option(
+        help: ArgumentHelp(
+            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode; unknown answers -1 (default: the command is not built in).",
+            valueName: "swap-using-scratch|swap-using-move|swap-using-offset|unknown"))
+    public var simMcubootMode: MCUbootMode?
+
     public init() {}
 
     /// Whether any `--sim-*` option was given.
@@ -100,7 +106,7 @@ public struct SimulationOptions: ParsableArguments {
     /// Whether any option only an `smp-app` device takes was given.
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
-            || simSmpImageCheck || simImageHash != nil
+            || simSmpImageCheck || simImageHash != nil || simMcubootMode != nil
     }
 
     public func validate() throws {
@@ -184,6 +190,7 @@ extension SimulationOptions {
         configuration.smp.reassembly = simSmpReassembly
         configuration.smp.imageCheck = simSmpImageCheck
         if let simImageHash { configuration.smp.imageHash = simImageHash }
+        if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
     }
 }
 

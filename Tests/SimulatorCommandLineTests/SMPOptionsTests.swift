@@ -14,6 +14,7 @@ final class SMPOptionsTests: XCTestCase {
             "--simulate", "smp-app", "--sim-firmware-version", "2.0.1+7", "--sim-slot-kib", "256",
             "--sim-smp-buf-size", "2475", "--sim-smp-buf-count", "6", "--sim-smp-reassembly",
             "--sim-smp-image-check", "--sim-image-hash", "sha512",
+            "--sim-mcuboot-mode", "swap-using-move",
             "--sim-page-erase-ms", "10", "--sim-word-write-us", "5", "--sim-fault", "revert-after-test",
         ])
         let configuration = try options.configuration(address: address)
@@ -23,6 +24,10 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.smp.bufferCount, 6)
         XCTAssertTrue(configuration.smp.reassembly && configuration.smp.imageCheck)
         XCTAssertEqual(configuration.smp.imageHash, .sha512)
+        XCTAssertEqual(configuration.smp.bootloaderMode, .swapUsingMove)
+        XCTAssertEqual(
+            try SimulationOptions.parse(["--simulate", "smp-app", "--sim-mcuboot-mode=-1"]).simMcubootMode,
+            .unknown)
         XCTAssertEqual(configuration.timing.pageErase, .milliseconds(10))
         XCTAssertEqual(configuration.timing.wordWrite, .microseconds(5))
         XCTAssertEqual(configuration.faults, [.revertAfterTest])
@@ -52,6 +57,7 @@ final class SMPOptionsTests: XCTestCase {
             (["--sim-slot-kib", "2"], "--sim-slot-kib 2"),
             (["--sim-firmware-version", "one"], "--sim-firmware-version one"),
             (["--sim-page-erase-ms", "20000"], "--sim-page-erase-ms 20000"),
+            (["--sim-mcuboot-mode", "direct-xip"], "the simulated MCUboot swaps"),
         ]
         for (arguments, message) in cases {
             let options = try SimulationOptions.parse(["--simulate", "smp-app"] + arguments)

@@ -9,6 +9,9 @@ enum SMPAnswer: Equatable, Sendable {
     case imageError(ImageManagementReturnCode)
     /// An SMP-level error, `{rc}` in both versions.
     case mcumgrError(MCUmgrReturnCode)
+    /// An OS group error: `{err: {group: 0, rc}}` for version 2, `translated` for version 1
+    /// (`os_mgmt_translate_error_code`).
+    case osError(rc: Int, translated: MCUmgrReturnCode)
 
     /// The payload map for a request of `version` (Zephyr `smp_add_cmd_err`, `smp_build_err_rsp`,
     /// `img_mgmt_translate_error_code`).
@@ -21,6 +24,9 @@ enum SMPAnswer: Equatable, Sendable {
             return ["err": ["group": CBORValue(SMPGroup.image.rawValue), "rc": CBORValue(code.rawValue)]]
         case .mcumgrError(let code):
             return ["rc": CBORValue(code.rawValue)]
+        case .osError(let rc, let translated):
+            guard version == .v2 else { return ["rc": CBORValue(translated.rawValue)] }
+            return ["err": ["group": CBORValue(SMPGroup.os.rawValue), "rc": CBORValue(rc)]]
         }
     }
 

@@ -22,6 +22,15 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// (`CONFIG_MCUBOOT_BOOTLOADER_USES_SHA512`), else SHA-256. An image without a hash TLV of
     /// this algorithm is left out of the image list and never boots.
     public var imageHash = MCUbootHashAlgorithm.sha256
+    /// What the OS group's bootloader information answers for `query: "mode"`; nil when the
+    /// command is not built in (`CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO`, off by default: answered
+    /// `MGMT_ERR_ENOTSUP`). The simulated MCUboot swaps, so only the swap modes and −1 (what a
+    /// Zephyr application answers for a mode os_mgmt does not map) can be chosen.
+    public var bootloaderMode: MCUbootMode?
+    /// The swap modes the simulated MCUboot can claim, and −1.
+    public static let simulatedModes: [MCUbootMode] = [
+        .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .unknown,
+    ]
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset answer to the reboot.
     public var resetDelay: Duration = .milliseconds(250)
 
@@ -38,6 +47,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         guard (2...64).contains(bufferCount) else {
             throw SimulatorConfigurationError(
                 "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
+            )
+        }
+        if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {
+            throw SimulatorConfigurationError(
+                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps; choose a swap mode or unknown"
             )
         }
     }

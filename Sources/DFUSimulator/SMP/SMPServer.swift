@@ -44,6 +44,8 @@ struct SMPServer: Sendable {
                         "buf_size": CBORValue(configuration.bufferSize),
                         "buf_count": CBORValue(configuration.bufferCount),
                     ]))
+            case (.os, 8, true):  // bootloader information
+                return Outcome(answer: bootloaderInfo(query: try map.text("query")))
             case (.image, 0, true):  // state read
                 return Outcome(answer: .success(slots.imageList))
             case (.image, 0, false):  // state write

@@ -13,6 +13,9 @@ public enum SMPRequest: Hashable, Sendable {
     case reset(force: Bool)
     /// OS MCUmgr parameters (read, command 6), answered with `{buf_size, buf_count}`.
     case mcumgrParameters
+    /// OS bootloader information (read, command 8) `{query?}`: without a query answered with
+    /// `{bootloader}`, with `query: "mode"` by `{mode, no-downgrade?}` (``BootloaderInfo``).
+    case bootloaderInfo(query: String?)
     /// Image state (read, command 0), answered with the image list.
     case imageState
     /// Image state write (write, command 0) `{hash, confirm: false}`: marks the image with this
@@ -31,6 +34,7 @@ public enum SMPRequest: Hashable, Sendable {
         static let echo: UInt8 = 0
         static let reset: UInt8 = 5
         static let mcumgrParameters: UInt8 = 6
+        static let bootloaderInfo: UInt8 = 8
         static let imageState: UInt8 = 0
         static let imageUpload: UInt8 = 1
         static let imageErase: UInt8 = 5
@@ -38,7 +42,7 @@ public enum SMPRequest: Hashable, Sendable {
 
     public var group: SMPGroup {
         switch self {
-        case .echo, .reset, .mcumgrParameters: .os
+        case .echo, .reset, .mcumgrParameters, .bootloaderInfo: .os
         case .imageState, .imageTest, .imageConfirm, .imageUpload, .imageErase: .image
         }
     }
@@ -48,6 +52,7 @@ public enum SMPRequest: Hashable, Sendable {
         case .echo: Command.echo
         case .reset: Command.reset
         case .mcumgrParameters: Command.mcumgrParameters
+        case .bootloaderInfo: Command.bootloaderInfo
         case .imageState, .imageTest, .imageConfirm: Command.imageState
         case .imageUpload: Command.imageUpload
         case .imageErase: Command.imageErase
@@ -56,7 +61,7 @@ public enum SMPRequest: Hashable, Sendable {
 
     public var operation: SMPOperation {
         switch self {
-        case .mcumgrParameters, .imageState: .read
+        case .mcumgrParameters, .bootloaderInfo, .imageState: .read
         case .echo, .reset, .imageTest, .imageConfirm, .imageUpload, .imageErase: .write
         }
     }
@@ -70,6 +75,8 @@ public enum SMPRequest: Hashable, Sendable {
             return force ? ["force": true] : [:]
         case .mcumgrParameters, .imageState:
             return [:]
+        case .bootloaderInfo(let query):
+            return query.map { ["query": .text($0)] } ?? [:]
         case .imageTest(let hash):
             return ["hash": .bytes(hash), "confirm": false]
         case .imageConfirm(let hash):

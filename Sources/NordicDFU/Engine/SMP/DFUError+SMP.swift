@@ -33,6 +33,7 @@ extension SMPRequest {
         case .echo: "echo"
         case .reset: "reset"
         case .mcumgrParameters: "MCUmgr parameters"
+        case .bootloaderInfo(let query): query.map { "bootloader info (\($0))" } ?? "bootloader info"
         case .imageState: "image state"
         case .imageTest: "image test"
         case .imageConfirm: "image confirm"
