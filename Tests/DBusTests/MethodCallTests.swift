@@ -4,10 +4,13 @@ import XCTest
 
 final class MethodCallTests: TwoConnectionTestCase {
     private let gate = Gate()
+    /// One element each time the server starts handling `Never`.
+    private let neverCalled = Inbox<Void>()
 
     override func setUp() async throws {
         try await super.setUp()
         let gate = self.gate
+        let neverCalled = self.neverCalled
         try server.exportObject(
             at: "/test",
             interfaces: [
@@ -25,6 +28,7 @@ final class MethodCallTests: TwoConnectionTestCase {
                         DBusMethod("Crash") { _ in throw CocoaLikeError() },
                         DBusMethod("WrongReply", out: "s") { _ in [.int32(1)] },
                         DBusMethod("Never") { _ in
+                            neverCalled.put(())
                             await gate.wait()
                             return []
                         },
@@ -146,7 +150,9 @@ final class MethodCallTests: TwoConnectionTestCase {
                 destination: server, path: "/test", interface: "org.example.Test", member: "Never",
                 timeout: .seconds(20))
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // cancelled once the server handles it: the call is on the bus, not still being sent
+        let handled: Void? = await neverCalled.next(within: 5)
+        XCTAssertNotNil(handled, "the server never got the call")
         let start = ContinuousClock.now
         task.cancel()
         do {

@@ -32,7 +32,10 @@ final class ControlTests: XCTestCase {
         for await event in events {
             if case .progress = event, controller.isPaused, resumer == nil {
                 resumer = Task {
-                    try await Task.sleep(for: .milliseconds(300))
+                    // once held at its checkpoint the update can send and report nothing more
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while !controller.isHolding, ContinuousClock.now < deadline { await Task.yield() }
+                    XCTAssertTrue(controller.isHolding, "the paused update never stopped at a checkpoint")
                     XCTAssertEqual(reportsWhilePaused.withLock { $0 }, 0, "progress while paused")
                     controller.resume()
                 }
@@ -40,6 +43,7 @@ final class ControlTests: XCTestCase {
             if case .result(let final) = event { result = final }
         }
         XCTAssertNotNil(resumer, "never paused")
+        try await resumer?.value
         XCTAssertEqual(result?.outcome, .completed)
         harness.assertRuns(package)
     }

@@ -40,7 +40,15 @@ final class RealTimeoutTests: XCTestCase {
         }
     }
 
+    /// The limit ends the call, not the operation's own end: an operation that would run for 10 s
+    /// is still running (cancelled, not finished) when the call returns.
     func testATimeLimitThatRunsOutEndsNormally() async throws {
-        try await withRealTimeLimit(.milliseconds(1)) { try await Task.sleep(for: .seconds(10)) }
+        let ranToItsEnd = Locked(false)
+        try await withRealTimeLimit(.milliseconds(1)) {
+            try await Task.sleep(for: .seconds(10))
+            ranToItsEnd.withLock { $0 = true }
+        }
+        XCTAssertFalse(
+            ranToItsEnd.withLock { $0 }, "returned only after the operation ended: the limit was ignored")
     }
 }

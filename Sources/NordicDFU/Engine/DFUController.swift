@@ -19,6 +19,9 @@ public final class DFUController: Sendable {
     public var isPaused: Bool { state.withLock { $0.paused } }
     /// Whether the user aborted the update.
     public var isAborted: Bool { state.withLock { $0.aborted } }
+    /// Whether the update is held at a checkpoint, waiting for `resume()` or `abort()`: from
+    /// then on it sends and reports nothing.
+    var isHolding: Bool { state.withLock { !$0.resumeWaiters.isEmpty } }
 
     /// Stops sending firmware before the next packet; the link stays up.
     public func pause() { state.withLock { $0.paused = true } }
