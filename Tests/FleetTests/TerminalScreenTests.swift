@@ -27,6 +27,26 @@ final class TerminalScreenTests: XCTestCase {
         XCTAssertEqual(screen.filter { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count, 0, text)
     }
 
+    /// At 40 columns the bar narrows: the finished bar is one line, not wrapped.
+    func testAFlashFitsANarrowTerminal() async throws {
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' flash Firmware/secure_app.zip --simulate secure-app", in: repository, columns: 40)
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 0, text)
+        XCTAssertEqual(screen.filter { $0.hasPrefix("part 1/1 [") && $0.contains("100%") }.count, 1, text)
+    }
+
+    /// Ctrl-C in the middle of a part takes the bar away: no partial bar is left under the `^C`.
+    func testAnInterruptedFlashLeavesNoBar() async throws {
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' flash Firmware/secure_app.zip --simulate secure-app --sim-real-time-factor 1",
+            in: repository, interruptOn: "part 1/1 [")
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 130, text)
+        XCTAssertFalse(screen.contains { $0.contains("part 1/1 [") }, text)
+        XCTAssertTrue(screen.contains { $0.hasPrefix("aborted; ") }, text)
+    }
+
     func testAFleetOfSixLeavesItsResultsAndTheTable() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let package = repository.appendingPathComponent("Firmware/secure_app.zip").path

@@ -47,9 +47,10 @@ enum FleetReportFile {
         }
     }
 
-    /// One row per device, then the totals.
+    /// One row per device, then the totals; DETAIL is a failure's name, or why the device ended
+    /// so (`up to date`).
     static func table(_ report: FleetReport) -> String {
-        let header = ["DEVICE", "RESULT", "BEFORE", "AFTER", "BYTES", "SECONDS", "KB/S", "RETRIES", "ERROR"]
+        let header = ["DEVICE", "RESULT", "BEFORE", "AFTER", "BYTES", "SECONDS", "KB/S", "RETRIES", "DETAIL"]
         let rows = report.devices.map { device in
             [
                 device.device, device.result.rawValue, device.versionBefore ?? "-",
@@ -70,7 +71,7 @@ enum FleetReportFile {
         return
             (lines + [
                 "",
-                "\(report.devices.count) devices: \(totals) in \(report.duration.secondsForPeople)",
+                "\(Plural.count(report.devices.count, "device")): \(totals) in \(report.duration.secondsForPeople)",
             ])
             .joined(separator: "\n")
     }

@@ -41,7 +41,12 @@ final class FleetReporter: Sendable {
                     [("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
                         + [("duration_seconds", .double(report.duration.seconds))]))
         } else if !plan {
-            Output.line(FleetReportFile.table(report))
+            // on a terminal each row fits its width: a long last column is cut rather than wrapped
+            let fits = TerminalDisplay.shared.isTerminal && isatty(STDOUT_FILENO) == 1
+            let table = FleetReportFile.table(report).split(separator: "\n", omittingEmptySubsequences: false)
+            Output.line(
+                table.map { fits ? TerminalDisplay.shared.fit(String($0)) : String($0) }.joined(
+                    separator: "\n"))
         }
     }
 
@@ -90,7 +95,8 @@ final class FleetReporter: Sendable {
             live?.finished(report)
             guard !plan else { return }
             let detail =
-                report.failure?.message ?? report.reason ?? report.versionAfter.map { "now runs \($0)" } ?? ""
+                report.failure?.explanation ?? report.reason ?? report.versionAfter.map { "now runs \($0)" }
+                ?? ""
             message("\(report.device): \(report.result.rawValue)\(detail.isEmpty ? "" : " — \(detail)")")
         case .halted(let reason):
             message("rollout stopped: \(reason)")
