@@ -47,6 +47,33 @@ final class TerminalScreenTests: XCTestCase {
         XCTAssertTrue(screen.contains { $0.hasPrefix("aborted; ") }, text)
     }
 
+    /// At 80 columns, devices named by address: each row of the table is one line (its DETAIL
+    /// cut, not wrapped), and a failure's line names its device once.
+    func testAFleetFitsEightyColumns() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let package = repository.appendingPathComponent("Firmware/secure_app.zip").path
+        let json = """
+            {"defaults": {"package": "\(package)"},
+             "devices": [
+              {"device": "C0:DE:00:00:00:20", "simulate": {"kind": "secure-app", "firmware_version": "3.0.0"}},
+              {"device": "C0:DE:00:00:00:22", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0",
+                                                           "faults": ["reject-connect=1000"]}}
+             ]}
+            """
+        try Data(json.utf8).write(to: folder.appendingPathComponent("fleet.json"))
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' fleet fleet.json --device-retries 0", in: folder, columns: 80)
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 1, text)
+        let header = try XCTUnwrap(
+            screen.firstIndex { $0.hasPrefix("DEVICE ") && $0.contains("RESULT") }, text)
+        let rows = screen[(header + 1)...].prefix { !$0.isEmpty }
+        XCTAssertEqual(rows.map { String($0.prefix(17)) }, ["C0:DE:00:00:00:20", "C0:DE:00:00:00:22"], text)
+        let failure = try XCTUnwrap(screen.first { $0.hasPrefix("C0:DE:00:00:00:22: failed") }, text)
+        XCTAssertEqual(failure.components(separatedBy: "C0:DE:00:00:00:22").count, 2, failure)
+        XCTAssertTrue(screen.last?.hasPrefix("2 devices: 0 completed, 1 skipped, 1 failed") == true, text)
+    }
+
     func testAFleetOfSixLeavesItsResultsAndTheTable() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let package = repository.appendingPathComponent("Firmware/secure_app.zip").path

@@ -42,11 +42,9 @@ final class FleetReporter: Sendable {
                         + [("duration_seconds", .double(report.duration.seconds))]))
         } else if !plan {
             // on a terminal each row fits its width: a long last column is cut rather than wrapped
-            let fits = TerminalDisplay.shared.isTerminal && isatty(STDOUT_FILENO) == 1
-            let table = FleetReportFile.table(report).split(separator: "\n", omittingEmptySubsequences: false)
-            Output.line(
-                table.map { fits ? TerminalDisplay.shared.fit(String($0)) : String($0) }.joined(
-                    separator: "\n"))
+            let display = TerminalDisplay.shared
+            let fits = display.isTerminal && isatty(STDOUT_FILENO) == 1
+            Output.line(FleetReportFile.table(report, fitting: fits ? display.fit : { $0 }))
         }
     }
 
