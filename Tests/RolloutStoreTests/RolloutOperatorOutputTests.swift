@@ -67,3 +67,45 @@ final class RolloutOperatorOutputTests: XCTestCase {
         XCTAssertEqual(try gateway.errorObject().string("class"), "usage")
     }
 }
+
+/// `--help` of the fleet, gateway and rollout commands: every option that has a default states
+/// it, and the gateway's names the systemd unit the .deb installs.
+final class RolloutHelpTests: XCTestCase {
+    private let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    func testEveryOptionStatesItsDefault() async throws {
+        // options without a default: files and limits that apply only when given
+        let noDefault: Set = ["--slot-size", "--simulated-devices", "--report", "--state"]
+        for command in [["gateway"], ["fleet"], ["rollout", "create"]] {
+            let help = try await CLIRunner.run(command + ["--help"]).stdoutText
+            // one entry per option, with its wrapped lines and discussion
+            let entries = help.components(separatedBy: "\n  -").dropFirst()
+            for entry in entries {
+                guard let option = entry.split(separator: " ").first.map({ "-" + $0 }),
+                    entry.hasPrefix("-"), entry.contains(" <"), !noDefault.contains(option)
+                else { continue }
+                XCTAssertTrue(entry.lowercased().contains("default"), "\(command) \(option):\(entry)")
+            }
+            for (option, value) in [
+                ("--concurrency", "4"), ("--lease", "30"), ("--poll", "2"), ("--canary", "0"),
+            ]
+            where help.contains(option + " <") {
+                XCTAssertTrue(help.contains("(default: \(value))"), "\(command) \(option)")
+            }
+        }
+    }
+
+    func testGatewayHelpNamesTheInstalledUnit() async throws {
+        let help = try await CLIRunner.run(["gateway", "--help"]).stdoutText
+        let unit = "/usr/lib/systemd/system/dfu-update-gateway.service"
+        XCTAssertTrue(help.contains(unit), help)
+        // scripts/package.sh installs packaging/systemd/*.service there
+        let packaging = try String(
+            contentsOf: repository.appendingPathComponent("scripts/package.sh"), encoding: .utf8)
+        XCTAssertTrue(packaging.contains("usr/lib/systemd/system/"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: repository.appendingPathComponent("packaging/systemd/dfu-update-gateway.service").path
+            ))
+    }
+}

@@ -23,7 +23,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Largest packet written to the device, in bytes, 20…512.",
+            "Largest packet written to the device, in bytes, 20…512 (default: 512).",
             discussion: """
                 The link limits it too: a packet is at most the ATT MTU − 3 bytes, and BlueZ sets \
                 the MTU when it connects (bluetoothd's [GATT] ExchangeMTU, 517 by default, and what \
