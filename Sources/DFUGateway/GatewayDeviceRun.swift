@@ -49,7 +49,8 @@ struct GatewayDeviceRun: Sendable {
         }
         if report.result == .aborted, !keeper.cancelledByOperator {
             return await release(
-                "the gateway stopped: the update was interrupted after \(report.bytesSent) bytes")
+                "the gateway stopped: the update was interrupted after \(Plural.count(report.bytesSent, "byte"))"
+            )
         }
         await self.report(report, keeper: keeper)
     }

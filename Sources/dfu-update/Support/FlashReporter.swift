@@ -110,7 +110,7 @@ final class FlashReporter: @unchecked Sendable {
             case .completed:
                 let resent = result.bytesResent > 0 ? " (\(result.bytesResent) of them resent)" : ""
                 line(
-                    "updated \(device): \(result.bytesSent) bytes\(resent) in \(result.duration.secondsForPeople)"
+                    "updated \(device): \(Plural.count(result.bytesSent, "byte"))\(resent) in \(result.duration.secondsForPeople)"
                 )
             case .skipped where versionCheck?.deviceIsNewer == true:
                 line("\(device) runs a newer version than the package; nothing was sent")
