@@ -124,15 +124,16 @@ struct FleetDeviceUpdate: Sendable {
         let updater = package.updater(central: central, device: .address(target), options: options)
         let controller = DFUController()
         let (_, events) = updater.start(controller: controller, observer: { _ in })
-        return await withTaskCancellationHandler {
+        let device = device
+        let emit = emit
+        let abort: @Sendable () -> Void = { controller.abort() }
+        return await waitUncancelled(onCancel: abort) {
             var result: DFUResult?
             for await event in events {
                 if case .result(let final) = event { result = final }
                 emit(.device(device, event))
             }
             return result ?? DFUResult(outcome: .aborted, bytesSent: 0, duration: .zero, retries: 0)
-        } onCancel: {
-            controller.abort()
         }
     }
 

@@ -10,16 +10,24 @@ enum FleetProbe {
     static func read(
         _ address: String, name: String?, central: any GATTCentral, options: DFUOptions, device: String
     ) async throws -> FleetDeviceInfo {
+        // the message names the device; its address only when the user named it otherwise
+        let at = address.caseInsensitiveCompare(device) == .orderedSame ? "" : " at \(address)"
         let peripheral: any GATTPeripheral
         do {
             peripheral = try await connect(address, central: central, options: options)
         } catch let error as GATTError {
-            if case .bluetoothUnavailable(let reason) = error {
+            switch error {
+            case .bluetoothUnavailable(let reason):
                 throw DFUFailure(.bluetoothDisabled, device: device, detail: reason)
+            case .connectionFailed(_, let reason):
+                throw DFUFailure(
+                    .failedToConnect, device: device,
+                    detail: "could not connect\(at) to read its version: \(reason)")
+            default:
+                throw DFUFailure(
+                    .failedToConnect, device: device,
+                    detail: "could not connect\(at) to read its version: \(error)")
             }
-            throw DFUFailure(
-                .failedToConnect, device: device,
-                detail: "could not connect to \(address) to read its version: \(error)")
         }
         let probe: DeviceProbe
         do {
@@ -29,7 +37,7 @@ enum FleetProbe {
             await peripheral.disconnect()
             throw DFUFailure(
                 .serviceDiscoveryFailed, device: device,
-                detail: "could not read \(address)'s services: \(error)")
+                detail: "could not read its services\(at): \(error)")
         }
         await peripheral.disconnect()
         return FleetDeviceInfo(probe, name: name)

@@ -108,7 +108,9 @@ final class FleetRun: Sendable {
         guard let limit = options.maximumFailures else { return true }
         let failures = reports.withLock { $0.values.filter(\.isFailure).count }
         guard failures >= limit else { return true }
-        halt("\(failures) devices failed (--max-failures \(limit)); no more updates are started")
+        halt(
+            "\(Plural.count(failures, "device")) failed (--max-failures \(limit)); no more updates are started"
+        )
         return false
     }
 

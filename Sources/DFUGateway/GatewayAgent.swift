@@ -51,6 +51,8 @@ final class GatewayLoop: Sendable {
         /// without loading their packages.
         var devices: [String: Set<DeviceIdentifier>] = [:]
         var unusable: Set<String> = []
+        /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
+        var waitingFor: Set<String> = []
         var storeAway = false
     }
 
@@ -58,6 +60,8 @@ final class GatewayLoop: Sendable {
     let emit: @Sendable (GatewayEvent) -> Void
     private let state = Locked(State())
     private let wakeup = Wakeup()
+    /// This run among the gateways of the same name (`RolloutStore.announce`).
+    private let instance = UUID().uuidString
 
     init(agent: GatewayAgent, emit: @escaping @Sendable (GatewayEvent) -> Void) {
         self.agent = agent
@@ -70,6 +74,8 @@ final class GatewayLoop: Sendable {
         await withTaskGroup(of: Void.self) { group in
             while !Task.isCancelled {
                 do {
+                    try await agent.store.announce(
+                        configuration.name, instance: instance, presence: configuration.presence)
                     let (rollouts, seen, claimed) = try await claimWork(group: &group)
                     storeAnswered()
                     if configuration.exitWhenIdle, !claimed, state.withLock({ $0.running.isEmpty }),
@@ -78,6 +84,9 @@ final class GatewayLoop: Sendable {
                         emit(.idle)
                         break
                     }
+                } catch RolloutStoreError.gatewayNameInUse(_, let lastSeen) {
+                    emit(.nameInUse(lastSeen: lastSeen))
+                    break
                 } catch {
                     storeFailed(error)
                 }
@@ -85,6 +94,15 @@ final class GatewayLoop: Sendable {
             }
             group.cancelAll()
         }
+        await withdraw()
+    }
+
+    /// Frees the gateway's name at once; outlives the cancellation of a gateway that stops.
+    private func withdraw() async {
+        let (store, name, instance) = (agent.store, configuration.name, instance)
+        await Task {
+            try? await withRealTimeLimit(.seconds(10)) { try await store.withdraw(name, instance: instance) }
+        }.value
     }
 
     /// Claims what the gateway has room for, rollout by rollout, and starts each update.
@@ -179,6 +197,7 @@ final class GatewayLoop: Sendable {
         for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
             guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
             let status = try await agent.store.status(of: rollout)
+            waits(for: rollout, paused: status.state == .paused)
             guard status.state == .active || status.state == .paused else { continue }
             if status.devices.contains(where: {
                 $0.result == nil && seen.contains(DeviceIdentifier($0.device))
@@ -187,6 +206,24 @@ final class GatewayLoop: Sendable {
             }
         }
         return true
+    }
+
+    /// Says once that a paused rollout keeps the gateway from exiting, so that it does not wait
+    /// silently; again if the rollout is paused once more after a resume.
+    private func waits(for rollout: String, paused: Bool) {
+        let first = state.withLock { state in
+            guard paused else {
+                state.waitingFor.remove(rollout)
+                return false
+            }
+            return state.waitingFor.insert(rollout).inserted
+        }
+        if first {
+            emit(
+                .waiting(
+                    rollout,
+                    reason: "it is paused; this gateway exits once it is resumed and done, or cancelled"))
+        }
     }
 
     private func storeAnswered() {

@@ -21,6 +21,11 @@ public struct GatewayConfiguration: Sendable {
 
     public init(name: String) { self.name = name }
 
+    /// How long the store counts this gateway as running after it last said so (at every
+    /// look for work): a few looks, so that one slow store call does not lose the name, and
+    /// short, so that a gateway that died frees its name soon.
+    var presence: Duration { pollInterval * 3 + .seconds(5) }
+
     /// When a renewal is due after the last one.
     var heartbeat: Duration { lease / 3 }
 

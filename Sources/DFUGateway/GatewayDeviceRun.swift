@@ -33,14 +33,13 @@ struct GatewayDeviceRun: Sendable {
         }
         let keeping = Task { await keeper.keep(stop: controller.cancel) }
         defer { keeping.cancel() }
-        let report = await withTaskCancellationHandler {
+        let cancel: @Sendable () -> Void = { controller.cancel() }
+        let report = await waitUncancelled(onCancel: cancel) {
             var report: FleetReport?
             for await output in outputs {
                 if case .ended(let ended) = output { report = ended }
             }
             return report?.devices.first
-        } onCancel: {
-            controller.cancel()
         }
         if let lost = keeper.lost {
             return emit(.leaseLost(claim, reason: lost))
@@ -49,7 +48,9 @@ struct GatewayDeviceRun: Sendable {
             return await release(notFound.withLock { $0 } ? "not found" : "not started")
         }
         if report.result == .aborted, !keeper.cancelledByOperator {
-            return await release("the gateway is stopping")
+            return await release(
+                "the gateway stopped: the update was interrupted after \(Plural.count(report.bytesSent, "byte"))"
+            )
         }
         await self.report(report, keeper: keeper)
     }
@@ -79,7 +80,8 @@ struct GatewayDeviceRun: Sendable {
     private func report(_ report: FleetDeviceReport, keeper: LeaseKeeper) async {
         let result = DeviceResult(report.result)
         let outcome = DeviceOutcome(
-            result: result, error: report.failure?.message ?? (result == .completed ? nil : report.reason),
+            // a skip's reason (up to date) is no failure: it stays in the report, under `reason`
+            result: result, error: report.failure?.message ?? (result == .failed ? report.reason : nil),
             report: describe(report))
         let claim = claim
         let store = store

@@ -1,5 +1,6 @@
 import DFUFleet
 import DFURollout
+import Foundation
 
 /// What a gateway agent reports while it runs.
 public enum GatewayEvent: Sendable {
@@ -19,6 +20,12 @@ public enum GatewayEvent: Sendable {
     case storeAvailable
     /// A rollout this gateway cannot work on (its inventory or a package cannot be used), once.
     case rolloutUnusable(String, reason: String)
+    /// With `exitWhenIdle`: the gateway does not exit because of this rollout, and why (it is
+    /// paused, and may be resumed); once each time the rollout comes to that.
+    case waiting(String, reason: String)
+    /// Another running gateway has this gateway's name (the store last heard from it at the
+    /// date given): this one stops, and gives back the devices it holds.
+    case nameInUse(lastSeen: Date)
     /// No rollout has work this gateway can do (with `exitWhenIdle`, the last event).
     case idle
 }

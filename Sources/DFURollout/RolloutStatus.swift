@@ -40,17 +40,21 @@ public struct DeviceStatus: Sendable, Equatable {
     public var result: DeviceResult?
     /// The gateway that holds it now, or that held it last.
     public var gateway: String?
+    /// Whether `gateway` holds it now: false once it reported the device or gave it back.
+    public var held: Bool
     /// Claims taken of it so far.
     public var attempts: Int
     public var error: String?
     public var report: Data?
 
     public init(
-        device: String, result: DeviceResult?, gateway: String?, attempts: Int, error: String?, report: Data?
+        device: String, result: DeviceResult?, gateway: String?, held: Bool = false, attempts: Int,
+        error: String?, report: Data?
     ) {
         self.device = device
         self.result = result
         self.gateway = gateway
+        self.held = held
         self.attempts = attempts
         self.error = error
         self.report = report

@@ -42,6 +42,16 @@ public protocol RolloutStore: Sendable {
     /// at once. Throws `leaseLost` if the token is stale.
     func release(_ claim: DeviceClaim) async throws
 
+    /// Says that the gateway named `gateway` runs, as the process `instance`, for `presence`
+    /// from now (in the store's clock; the gateway says so again well before). Throws
+    /// `gatewayNameInUse` while another instance's presence under that name runs: two gateways
+    /// with one name would merge in every status. Returns the end of the presence.
+    @discardableResult
+    func announce(_ gateway: String, instance: String, presence: Duration) async throws -> Date
+
+    /// Ends the presence of `instance` (the gateway stops), so that its name is free at once.
+    func withdraw(_ gateway: String, instance: String) async throws
+
     /// The inventory the rollout was made from, if any.
     func inventory(of rollout: String) async throws -> RolloutInventory?
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a store refused an operation.
 public enum RolloutStoreError: Error, Equatable, Sendable {
     case rolloutExists(String)
@@ -11,6 +13,8 @@ public enum RolloutStoreError: Error, Equatable, Sendable {
     /// e.g. resuming a cancelled rollout.
     case invalidTransition(from: RolloutState, command: RolloutCommand)
     case packageDigestMismatch(expected: String, actual: String)
+    /// Another running gateway has this name; the store last heard from it at `lastSeen`.
+    case gatewayNameInUse(String, lastSeen: Date)
     /// The engine underneath failed (I/O, connection, SQL).
     case storage(String)
 }

@@ -15,6 +15,13 @@ enum PostgresMigrations {
     static let steps: [Step] = [
         Step(version: 1, name: "tables", statements: tables),
         Step(version: 2, name: "roles and grants", statements: rolesAndGrants),
+        Step(version: 3, name: "gateway presence", statements: gatewayPresence),
+    ]
+
+    /// A running gateway's instance and how long its presence lasts (`RolloutStore.announce`);
+    /// the gateway role's INSERT and UPDATE on `gateways` cover the new columns.
+    static let gatewayPresence: [String] = [
+        "ALTER TABLE gateways ADD COLUMN instance text, ADD COLUMN present_until timestamptz"
     ]
 
     /// Rollouts, their packages and devices (with each device's lease), attempts and gateways.

@@ -122,18 +122,18 @@ public final class PostgresRolloutStore: RolloutStore {
             let header = try await self.header(of: rollout, on: connection)
             let rows = try await connection.query(
                 """
-                SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report
+                SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report,
+                  lease_gateway IS NOT NULL
                 FROM devices WHERE rollout_id = \(header.id) ORDER BY position
                 """, logger: self.logger)
             var devices: [DeviceStatus] = []
-            for try await (device, result, gateway, attempts, error, report) in rows.decode(
-                (String, String?, String?, Int, String?, Data?).self)
+            for try await (device, result, gateway, attempts, error, report, held) in rows.decode(
+                (String, String?, String?, Int, String?, Data?, Bool).self)
             {
                 devices.append(
                     DeviceStatus(
                         device: device, result: result.flatMap(DeviceResult.init(rawValue:)),
-                        gateway: gateway,
-                        attempts: attempts, error: error, report: report))
+                        gateway: gateway, held: held, attempts: attempts, error: error, report: report))
             }
             var binds = PostgresBindings()
             binds.append(header.id)

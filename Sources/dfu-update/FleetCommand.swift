@@ -24,7 +24,8 @@ struct FleetCommand: ContractCommand {
     var inventory: String
 
     @Option(
-        parsing: .unconditional, help: "The most devices updated at once, over all adapters, 1…1000.",
+        parsing: .unconditional,
+        help: "The most devices updated at once, over all adapters, 1…1000 (default: 4).",
         transform: { try Ranged.integer($0, in: 1...1000) })
     var concurrency = 4
 
@@ -35,7 +36,8 @@ struct FleetCommand: ContractCommand {
     var adapters: [String] = []
 
     @Option(
-        parsing: .unconditional, help: "The most connections asked of one Bluetooth adapter at once, 1…100.",
+        parsing: .unconditional,
+        help: "The most connections asked of one Bluetooth adapter at once, 1…100 (default: 4).",
         transform: { try Ranged.integer($0, in: 1...100) })
     var adapterConnections = 4
 

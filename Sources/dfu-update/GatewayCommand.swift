@@ -17,8 +17,8 @@ struct GatewayCommand: ContractCommand {
             works, and takes up new or resumed rollouts without a restart. A device is updated \
             once per rollout however many gateways see it. Ctrl-C or SIGTERM aborts the updates \
             in progress (each device can take its update again) and gives their devices back. \
-            docs/gateway.md describes the agent; packaging/dfu-update-gateway.service runs it \
-            under systemd.
+            docs/gateway.md describes the agent; the .deb installs a systemd unit that runs it, \
+            /usr/lib/systemd/system/dfu-update-gateway.service (not enabled).
             Examples:
               dfu-update gateway --store postgres://gw_hall_a@db/fleet --name hall-a --adapter hci0
               dfu-update gateway --store rollouts.sqlite --simulated-devices sim.json --exit-when-idle
@@ -45,19 +45,20 @@ struct GatewayCommand: ContractCommand {
     var exitWhenIdle = false
 
     @Option(
-        parsing: .unconditional, help: "The most devices this gateway updates at once, 1…1000.",
+        parsing: .unconditional, help: "The most devices this gateway updates at once, 1…1000 (default: 4).",
         transform: { try Ranged.integer($0, in: 1...1000) })
     var concurrency = 4
 
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds a claim holds a device unrenewed, more than 0 and at most 3600; renewed every third of it.",
+            "Seconds a claim holds a device unrenewed, more than 0 and at most 3600 (default: 30); renewed every third of it.",
         transform: Seconds.parse)
     var lease = Seconds(30)
 
     @Option(
-        parsing: .unconditional, help: "Seconds between looks for new work, more than 0 and at most 3600.",
+        parsing: .unconditional,
+        help: "Seconds between looks for new work, more than 0 and at most 3600 (default: 2).",
         transform: Seconds.parse)
     var poll = Seconds(2)
 
@@ -67,6 +68,12 @@ struct GatewayCommand: ContractCommand {
     @OptionGroup var device: FleetDeviceOptions
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--name: a gateway's name cannot be empty")
+        }
+    }
 
     func run() async throws {
         let setup = try await GatewaySetup(self)
@@ -84,7 +91,13 @@ struct GatewayCommand: ContractCommand {
         let agent = GatewayAgent(
             store: rolloutStore, configuration: configuration, reach: setup.reach, cache: cache,
             describe: { FleetReportFile.deviceJSON($0) })
-        let running = Task { await agent.run(emit: reporter.observe) }
+        let nameInUse = Locked<Date?>(nil)
+        let running = Task {
+            await agent.run { event in
+                if case .nameInUse(let lastSeen) = event { nameInUse.withLock { $0 = lastSeen } }
+                reporter.observe(event)
+            }
+        }
         let interrupted = Locked(false)
         let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
             interrupted.withLock { $0 = true }
@@ -93,6 +106,9 @@ struct GatewayCommand: ContractCommand {
         await running.value
         withExtendedLifetime(interrupt) {}
         try? await rolloutStore.close()
+        if let lastSeen = nameInUse.withLock({ $0 }) {
+            throw CommandFailure(RolloutStoreError.gatewayNameInUse(configuration.name, lastSeen: lastSeen))
+        }
         if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
     }
 }

@@ -21,7 +21,8 @@ struct InfoCommand: ContractCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "How long to look for the device and connect, in seconds, more than 0 and at most 3600.",
+        help:
+            "How long to look for the device and connect, in seconds, more than 0 and at most 3600 (default: 30).",
         transform: Seconds.parse)
     var timeout = Seconds(30)
 

@@ -14,11 +14,13 @@ struct RolloutCommands: AsyncParsableCommand {
             Examples:
               dfu-update rollout migrate --store postgres://owner@db/fleet
               dfu-update rollout create spring fleet.json --store postgres://alice@db/fleet --canary 5
+              dfu-update rollout list --store postgres://alice@db/fleet
               dfu-update rollout status spring --store postgres://alice@db/fleet --json
               dfu-update rollout pause spring --store postgres://alice@db/fleet
             """,
         subcommands: [
-            RolloutCreateCommand.self, RolloutStatusCommand.self, RolloutPauseCommand.self,
+            RolloutCreateCommand.self, RolloutListCommand.self, RolloutStatusCommand.self,
+            RolloutPauseCommand.self,
             RolloutResumeCommand.self, RolloutCancelCommand.self, RolloutMigrateCommand.self,
         ])
 }

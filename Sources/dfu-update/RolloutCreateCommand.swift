@@ -1,6 +1,7 @@
 import ArgumentParser
 import DFUFleet
 import DFURollout
+import DFUSupport
 import Foundation
 
 /// `dfu-update rollout create NAME INVENTORY`: puts an inventory's devices and its packages' bytes
@@ -25,7 +26,7 @@ struct RolloutCreateCommand: ContractCommand {
     @OptionGroup var safety: RolloutSafetyOptions
 
     @Option(
-        parsing: .unconditional, help: "The most devices one gateway updates at once, 1…1000.",
+        parsing: .unconditional, help: "The most devices one gateway updates at once, 1…1000 (default: 4).",
         transform: { try Ranged.integer($0, in: 1...1000) })
     var concurrency = 4
 
@@ -33,6 +34,12 @@ struct RolloutCreateCommand: ContractCommand {
     var json = false
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("a rollout's name cannot be empty")
+        }
+    }
 
     func run() async throws {
         let spec = try makeSpec()
@@ -46,7 +53,8 @@ struct RolloutCreateCommand: ContractCommand {
                 ]))
         } else {
             Output.line(
-                "created rollout \(name): \(spec.devices.count) devices, \(spec.packages.count) packages")
+                "created rollout \(name): \(Plural.count(spec.devices.count, "device")), \(Plural.count(spec.packages.count, "package"))"
+            )
         }
     }
 

@@ -9,9 +9,10 @@ struct RolloutStatusCommand: ContractCommand {
         abstract: "Show a rollout: its state, each device's result, gateway and attempts, and a summary.",
         discussion: """
             With --json, one object: {"rollout", "state", "devices": [{"device", "result", \
-            "gateway", "attempts", "error"}], "gateways": [{"gateway", "last_seen"}], "summary": \
-            {"completed", "skipped", "failed", "aborted", "pending"}}; a device's result is null \
-            until a gateway reports it.
+            "gateway", "held", "attempts", "error", "reason"}], "gateways": [{"gateway", \
+            "last_seen"}], "summary": {"completed", "skipped", "failed", "aborted", "pending"}}; a \
+            device's result is null until a gateway reports it, its error null unless it failed. \
+            `rollout list` names the store's rollouts.
             """)
 
     @OptionGroup var options: RolloutTargetOptions
@@ -34,8 +35,9 @@ struct RolloutStatusCommand: ContractCommand {
             JSONValue.object([
                 ("device", .string(device.device)),
                 ("result", device.result.map { .string($0.rawValue) } ?? .null),
-                ("gateway", device.gateway.map { .string($0) } ?? .null), ("attempts", .int(device.attempts)),
-                ("error", device.error.map { .string($0) } ?? .null),
+                ("gateway", .optional(device.gateway)), ("held", .bool(device.held)),
+                ("attempts", .int(device.attempts)), ("error", .optional(device.error)),
+                ("reason", .optional(device.reason)),
             ])
         }
         let gateways = status.gateways.map { gateway in
@@ -59,27 +61,41 @@ struct RolloutStatusCommand: ContractCommand {
     }
 
     /// ISO 8601, UTC, to the millisecond.
-    private static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     private static func printForPeople(_ status: RolloutStatus) {
         Output.line("rollout \(status.rollout): \(status.state.rawValue)")
         for device in status.devices {
-            var line = "  \(device.device)  \(device.result?.rawValue ?? "pending")"
+            var line = "  \(device.device)  \(device.result?.rawValue ?? (device.held ? "held" : "pending"))"
             if let gateway = device.gateway { line += "  gateway \(gateway)" }
             line += "  attempts \(device.attempts)"
             if let error = device.error { line += "  error: \(error)" }
+            if let reason = device.reason { line += "  (\(reason))" }
             Output.line(line)
         }
         for gateway in status.gateways {
             let devices = status.devices.filter { $0.gateway == gateway.name }
-            let results = Dictionary(grouping: devices) { $0.result?.rawValue ?? "held" }
-                .sorted { $0.key < $1.key }.map { "\($1.count) \($0)" }
+            // a device given back without a result is no longer this gateway's
+            let results = Dictionary(grouping: devices) {
+                $0.result?.rawValue ?? ($0.held ? "held" : "given back")
+            }
+            .sorted { $0.key < $1.key }.map { "\($1.count) \($0)" }
             Output.line(
                 "gateway \(gateway.name): \(results.joined(separator: ", ")), last heard \(timestamp(gateway.lastSeen))"
             )
         }
         Output.line(summary(status).filter { $1 > 0 }.map { "\($1) \($0)" }.joined(separator: ", "))
+    }
+}
+
+extension DeviceStatus {
+    /// Why the device ended as it did (`up to date` for a skip), from the fleet report the
+    /// gateway stored with its result.
+    var reason: String? {
+        guard let report, let object = try? JSONSerialization.jsonObject(with: report) as? [String: Any]
+        else { return nil }
+        return object["reason"] as? String
     }
 }

@@ -18,7 +18,8 @@ struct ScanCommand: ContractCommand {
     @OptionGroup var bluetooth: BluetoothOptions
 
     @Option(
-        parsing: .unconditional, help: "How long to scan, in seconds, more than 0 and at most 3600.",
+        parsing: .unconditional,
+        help: "How long to scan, in seconds, more than 0 and at most 3600 (default: 5).",
         transform: Seconds.parse)
     var timeout = Seconds(5)
 

@@ -27,6 +27,53 @@ final class TerminalScreenTests: XCTestCase {
         XCTAssertEqual(screen.filter { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count, 0, text)
     }
 
+    /// At 40 columns the bar narrows: the finished bar is one line, not wrapped.
+    func testAFlashFitsANarrowTerminal() async throws {
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' flash Firmware/secure_app.zip --simulate secure-app", in: repository, columns: 40)
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 0, text)
+        XCTAssertEqual(screen.filter { $0.hasPrefix("part 1/1 [") && $0.contains("100%") }.count, 1, text)
+    }
+
+    /// Ctrl-C in the middle of a part takes the bar away: no partial bar is left under the `^C`.
+    func testAnInterruptedFlashLeavesNoBar() async throws {
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' flash Firmware/secure_app.zip --simulate secure-app --sim-real-time-factor 1",
+            in: repository, interruptOn: "part 1/1 [")
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 130, text)
+        XCTAssertFalse(screen.contains { $0.contains("part 1/1 [") }, text)
+        XCTAssertTrue(screen.contains { $0.hasPrefix("aborted; ") }, text)
+    }
+
+    /// At 80 columns, devices named by address: each row of the table is one line (its DETAIL
+    /// cut, not wrapped), and a failure's line names its device once.
+    func testAFleetFitsEightyColumns() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let package = repository.appendingPathComponent("Firmware/secure_app.zip").path
+        let json = """
+            {"defaults": {"package": "\(package)"},
+             "devices": [
+              {"device": "C0:DE:00:00:00:20", "simulate": {"kind": "secure-app", "firmware_version": "3.0.0"}},
+              {"device": "C0:DE:00:00:00:22", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0",
+                                                           "faults": ["reject-connect=1000"]}}
+             ]}
+            """
+        try Data(json.utf8).write(to: folder.appendingPathComponent("fleet.json"))
+        let (screen, status) = try await TerminalScreen.run(
+            "'\(dfuUpdate)' fleet fleet.json --device-retries 0", in: folder, columns: 80)
+        let text = screen.joined(separator: "\n")
+        XCTAssertEqual(status, 1, text)
+        let header = try XCTUnwrap(
+            screen.firstIndex { $0.hasPrefix("DEVICE ") && $0.contains("RESULT") }, text)
+        let rows = screen[(header + 1)...].prefix { !$0.isEmpty }
+        XCTAssertEqual(rows.map { String($0.prefix(17)) }, ["C0:DE:00:00:00:20", "C0:DE:00:00:00:22"], text)
+        let failure = try XCTUnwrap(screen.first { $0.hasPrefix("C0:DE:00:00:00:22: failed") }, text)
+        XCTAssertEqual(failure.components(separatedBy: "C0:DE:00:00:00:22").count, 2, failure)
+        XCTAssertTrue(screen.last?.hasPrefix("2 devices: 0 completed, 1 skipped, 1 failed") == true, text)
+    }
+
     func testAFleetOfSixLeavesItsResultsAndTheTable() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let package = repository.appendingPathComponent("Firmware/secure_app.zip").path

@@ -74,6 +74,16 @@ final class CutStore: RolloutStore {
         try await store.release(claim)
     }
 
+    func announce(_ gateway: String, instance: String, presence: Duration) async throws -> Date {
+        try reach()
+        return try await store.announce(gateway, instance: instance, presence: presence)
+    }
+
+    func withdraw(_ gateway: String, instance: String) async throws {
+        try reach()
+        try await store.withdraw(gateway, instance: instance)
+    }
+
     func inventory(of rollout: String) async throws -> RolloutInventory? {
         try reach()
         return try await store.inventory(of: rollout)

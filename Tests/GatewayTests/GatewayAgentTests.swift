@@ -1,3 +1,4 @@
+import DFUFleet
 import DFUGateway
 import DFURollout
 import Foundation
@@ -113,6 +114,86 @@ final class GatewayAgentTests: XCTestCase {
         XCTAssertEqual(second.reported().values.map { $0 }, [.completed, .completed])
     }
 
+    /// A gateway stopped in the middle of an update says so: the device's result is `aborted`
+    /// with the bytes it had sent, and it is given back as interrupted, not as never started.
+    func testAStoppedGatewaySaysWhatItInterrupted() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout(
+            "spring", devices: 1, package: "secure/secure_app_100k_hex_signed_bootval_ecdsa.zip")
+        let gateway = try bench.gateway("gw1", sees: [0], realTimeFactor: 1) {
+            $0.lease = .seconds(600)
+            $0.exitWhenIdle = false
+        }
+        let running = Task { await gateway.run() }
+        let sent = try await gateway.poll("sent firmware") {
+            gateway.events.withLock { events in
+                events.lazy.compactMap { entry -> Int? in
+                    guard case .fleet(_, .device(_, .progress(let progress))) = entry.event,
+                        progress.bytesSent > 0
+                    else { return nil }
+                    return progress.bytesSent
+                }.first
+            }
+        }
+        running.cancel()
+        await running.value
+        let finished = gateway.events.withLock { events in
+            events.lazy.compactMap { entry -> FleetDeviceReport? in
+                if case .fleet(_, .finished(let report)) = entry.event { report } else { nil }
+            }.first
+        }
+        XCTAssertEqual(finished?.result, .aborted)
+        XCTAssertGreaterThanOrEqual(finished?.bytesSent ?? 0, sent)
+        let reasons = gateway.events.withLock { events in
+            events.compactMap { entry -> String? in
+                if case .released(_, let reason) = entry.event { reason } else { nil }
+            }
+        }
+        XCTAssertEqual(reasons.count, 1)
+        XCTAssertTrue(reasons.first?.contains("interrupted after") ?? false, "\(reasons)")
+    }
+
+    /// A second gateway of a running gateway's name is refused before it claims anything; once
+    /// the first stopped, the name is free at once.
+    func testASecondGatewayOfTheSameNameIsRefused() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 1)
+        let first = try bench.gateway("hall-a", sees: [0], realTimeFactor: 1) { $0.exitWhenIdle = false }
+        let running = Task { await first.run() }
+        _ = try await first.firstClaim()
+        let second = try bench.gateway("hall-a", sees: [0])
+        await second.run()
+        let refused = second.events.withLock { events in
+            events.contains { if case .nameInUse = $0.event { true } else { false } }
+        }
+        XCTAssertTrue(refused)
+        XCTAssertEqual(second.claims(), [])
+        running.cancel()
+        await running.value
+        let third = try bench.gateway("hall-a", sees: [0])
+        await third.run()
+        let thirdRefused = third.events.withLock { events in
+            events.contains { if case .nameInUse = $0.event { true } else { false } }
+        }
+        XCTAssertFalse(thirdRefused, "the name of a stopped gateway is free")
+    }
+
+    /// A device already up to date is reported `skipped` with no error: a skip is no failure.
+    func testASkippedDeviceHasNoError() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 1)
+        let gateway = try bench.gateway("gw1", sees: [0])
+        await gateway.run()
+        // the device runs the package now: a second rollout of it finds it up to date
+        try await bench.createRollout("summer", devices: 1)
+        await gateway.run()
+        let store = try bench.openStore()
+        let device = try await store.status(of: "summer").devices[0]
+        await store.close()
+        XCTAssertEqual(device.result, .skipped)
+        XCTAssertNil(device.error)
+    }
+
     /// A paused rollout: the gateway asks and gets nothing, and does not take it for done; once
     /// resumed, the gateway updates its devices and then exits.
     func testAPausedRolloutWaitsForItsResume() async throws {
@@ -125,6 +206,17 @@ final class GatewayAgentTests: XCTestCase {
         let running = Task { await gateway.run() }
         _ = try await gateway.poll("asked three times") { counting.claimCalls >= 3 ? true : nil }
         XCTAssertEqual(gateway.claims(), [])
+        let waiting = gateway.events.withLock { events in
+            events.compactMap { entry -> String? in
+                if case .waiting(let rollout, let reason) = entry.event {
+                    "\(rollout): \(reason)"
+                } else {
+                    nil
+                }
+            }
+        }
+        XCTAssertEqual(waiting.count, 1, "said once why it waits: \(waiting)")
+        XCTAssertTrue(waiting.first?.hasPrefix("spring: it is paused") ?? false, "\(waiting)")
         try await operator_.apply(.resume, to: "spring")
         await running.value
         await operator_.close()

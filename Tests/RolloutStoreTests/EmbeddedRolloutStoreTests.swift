@@ -15,6 +15,8 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     func testStaleTokensAreFenced() async throws { try await contract.staleTokensAreFenced() }
     func testResultsAreFinal() async throws { try await contract.resultsAreFinal() }
     func testClaimsOnlyVisibleDevices() async throws { try await contract.claimsOnlyVisibleDevices() }
+    func testHeldUntilReportedOrGivenBack() async throws { try await contract.heldUntilReportedOrGivenBack() }
+    func testOneRunningGatewayPerName() async throws { try await contract.oneRunningGatewayPerName() }
     func testCanaryGoesFirst() async throws { try await contract.canaryGoesFirst() }
     func testCanaryFailureHalts() async throws { try await contract.canaryFailureHalts() }
     func testMaxFailuresHalts() async throws { try await contract.maxFailuresHalts() }

@@ -66,7 +66,7 @@ struct GatewayFleet {
         let user = role(name)
         try await backend.createLoginRole(user, in: "dfu_rollout_gateway", password: "pw-\(user)")
         var arguments = [
-            "gateway", "--store", url(as: user), "--name", name, "--simulated-devices", file.path, "--json",
+            "gateway", "--store", url(as: user), "--name", user, "--simulated-devices", file.path, "--json",
             "--lease", "\(lease)", "--poll", "0.2", "--concurrency", "2",
         ]
         if exitWhenIdle { arguments.append("--exit-when-idle") }

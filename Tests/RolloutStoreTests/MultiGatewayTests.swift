@@ -52,7 +52,7 @@ final class MultiGatewayTests: PostgresTestCase {
         XCTAssertEqual(status.state, .completed)
         XCTAssertEqual(status.devices.map(\.result), Array(repeating: .completed, count: 16))
         let taken = try XCTUnwrap(status.devices.first { $0.device == held })
-        XCTAssertNotEqual(taken.gateway, "gw0", "the killed gateway's device was taken over")
+        XCTAssertNotEqual(taken.gateway, fleet.role("gw0"), "the killed gateway's device was taken over")
         XCTAssertGreaterThanOrEqual(taken.attempts, 2)
         let activations = GatewayOutput.activations(gateways)
         for device in fleet.devices {
@@ -90,7 +90,7 @@ final class MultiGatewayTests: PostgresTestCase {
         let device = try await store.status(of: "cut").devices[0]
         try await store.close()
         XCTAssertEqual(device.result, .completed)
-        XCTAssertEqual(device.gateway, "other")
+        XCTAssertEqual(device.gateway, fleet.role("other"))
         XCTAssertEqual(device.attempts, 2)
     }
 

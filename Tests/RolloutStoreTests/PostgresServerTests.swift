@@ -13,7 +13,7 @@ final class PostgresServerTests: PostgresTestCase {
             try await client.query("SELECT version FROM schema_migrations ORDER BY version").decode(Int.self)
                 .reduce(into: [Int]()) { $0.append($1) }
         }
-        XCTAssertEqual(versions, [1, 2])
+        XCTAssertEqual(versions, [1, 2, 3])
     }
 
     /// A gateway's role claims and reports but cannot create or steer a rollout; an operator's

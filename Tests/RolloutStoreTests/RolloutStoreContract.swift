@@ -118,6 +118,42 @@ struct RolloutStoreContract {
         try await store.close()
     }
 
+    /// A device is held from its claim until its gateway reports it or gives it back; the status
+    /// names that gateway all along, as the one that held it last.
+    func heldUntilReportedOrGivenBack() async throws {
+        let (store, spec) = try await created(RolloutFixtures.spec(devices: 2))
+        let given = try await claimOne(store, spec, gateway: "gw-a", lease: RolloutFixtures.longLease)
+        let reported = try await claimOne(store, spec, gateway: "gw-a", lease: RolloutFixtures.longLease)
+        let whileHeld = try await store.status(of: spec.name).devices
+        XCTAssertEqual(whileHeld.map(\.held), [true, true])
+        try await store.release(given)
+        try await store.report(reported, DeviceOutcome(result: .completed))
+        let devices = try await store.status(of: spec.name).devices
+        XCTAssertEqual(devices.map(\.held), [false, false])
+        XCTAssertEqual(devices.map(\.gateway), ["gw-a", "gw-a"])
+        try await store.close()
+    }
+
+    /// One running gateway per name: another instance is refused while the first's presence
+    /// runs, and takes the name once it was withdrawn or ran out.
+    func oneRunningGatewayPerName() async throws {
+        let store = try await backend.open()
+        let name = "gw-\(UUID().uuidString.prefix(8))"
+        try await store.announce(name, instance: "a", presence: backend.shortLease)
+        try await store.announce(name, instance: "a", presence: backend.shortLease)
+        do {
+            try await store.announce(name, instance: "b", presence: RolloutFixtures.longLease)
+            XCTFail("a second gateway took the name \(name)")
+        } catch RolloutStoreError.gatewayNameInUse(let inUse, _) {
+            XCTAssertEqual(inUse, name)
+        }
+        try await store.withdraw(name, instance: "a")
+        let presence = try await store.announce(name, instance: "b", presence: backend.shortLease)
+        try await backend.passTime(beyond: presence)
+        try await store.announce(name, instance: "c", presence: RolloutFixtures.longLease)
+        try await store.close()
+    }
+
     /// Only the devices a gateway sees are claimed for it.
     func claimsOnlyVisibleDevices() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 4))

@@ -11,9 +11,10 @@ public enum TerminalScreen {
     /// Runs `command` (a shell command line) in a `columns`×`rows` terminal and returns the
     /// screen's lines once it ended (trailing blank lines dropped) and its exit status. tmux is
     /// required (scripts/install-deps.sh installs it): without it the test fails, it never skips.
+    /// `interruptOn`: once a line of the screen starts with it, Ctrl-C is typed, once.
     public static func run(
         _ command: String, in folder: URL, columns: Int = 100, rows: Int = 60,
-        timeout: Duration = .seconds(90)
+        timeout: Duration = .seconds(90), interruptOn: String? = nil
     ) async throws -> (screen: [String], status: Int32) {
         let session = "dfu-test-\(UUID().uuidString.prefix(8))"
         let marker = "EXIT-STATUS="
@@ -21,10 +22,15 @@ public enum TerminalScreen {
         try tmux(["new-session", "-d", "-s", session, "-x", String(columns), "-y", String(rows), script])
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         let deadline = ContinuousClock.now + timeout
+        var interruptOn = interruptOn
         while ContinuousClock.now < deadline {
             let screen = try tmux(["capture-pane", "-p", "-t", session]).split(
                 separator: "\n", omittingEmptySubsequences: false
             ).map(String.init)
+            if let prefix = interruptOn, screen.contains(where: { $0.hasPrefix(prefix) }) {
+                try tmux(["send-keys", "-t", session, "C-c"])
+                interruptOn = nil
+            }
             if let last = screen.last(where: { $0.hasPrefix(marker) }) {
                 var lines = screen
                 while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }

@@ -1,6 +1,6 @@
 /// The embedded store's tables (docs/rollout.md, "Layout"), versioned by SQLite's `user_version`.
 enum EmbeddedSchema {
-    static let version = 1
+    static let version = 2
 
     /// Creates the tables of version 1 (times are seconds since 1970 in the store's clock).
     static let version1 = """
@@ -58,6 +58,12 @@ enum EmbeddedSchema {
         );
         """
 
+    /// Version 2: a running gateway's presence under its name (`RolloutStore.announce`).
+    static let version2 = """
+        ALTER TABLE gateways ADD COLUMN instance TEXT;
+        ALTER TABLE gateways ADD COLUMN present_until REAL;
+        """
+
     /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
     static func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {
@@ -67,6 +73,7 @@ enum EmbeddedSchema {
                     "the store's schema \(current) is newer than this program's \(version)")
             }
             if current < 1 { try connection.execute(version1) }
+            if current < 2 { try connection.execute(version2) }
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }

@@ -170,7 +170,10 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line for a person: the device, what failed, what to try.
-    public var message: String { "\(device): \(detail); \(error.advice)" }
+    public var message: String { "\(device): \(explanation)" }
+
+    /// What failed and what to try, for a line that names the device already.
+    public var explanation: String { "\(detail); \(error.advice)" }
 
     public var description: String { message }
 }

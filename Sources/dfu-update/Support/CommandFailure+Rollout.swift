@@ -10,7 +10,7 @@ extension CommandFailure {
                 errorClass: "rollout_exists")
         case .noSuchRollout(let name):
             self.init(
-                usage: "the store has no rollout named \(name); see rollout status",
+                usage: "the store has no rollout named \(name); `rollout list` names those it has",
                 errorClass: "no_such_rollout")
         case .invalidTransition(let state, let command):
             self.init(
@@ -29,6 +29,11 @@ extension CommandFailure {
             self.init(
                 errorClass: "lease_lost", message: "the lease on \(device) was lost to another gateway",
                 exitCode: .updateFailed)
+        case .gatewayNameInUse(let name, let lastSeen):
+            self.init(
+                usage: "another gateway named \(name) is running on this store (last heard from "
+                    + "\(RolloutStatusCommand.timestamp(lastSeen))); give this one another --name, or stop that one",
+                errorClass: "gateway_name_in_use")
         case .storage(let message):
             self.init(
                 errorClass: "store_error", message: "the rollout store failed: \(message)",

@@ -110,12 +110,16 @@ final class FlashReporter: @unchecked Sendable {
             case .completed:
                 let resent = result.bytesResent > 0 ? " (\(result.bytesResent) of them resent)" : ""
                 line(
-                    "updated \(device): \(result.bytesSent) bytes\(resent) in \(result.duration.secondsForPeople)"
+                    "updated \(device): \(Plural.count(result.bytesSent, "byte"))\(resent) in \(result.duration.secondsForPeople)"
                 )
             case .skipped where versionCheck?.deviceIsNewer == true:
                 line("\(device) runs a newer version than the package; nothing was sent")
             case .skipped: line("\(device) is up to date")
-            case .aborted: line("aborted; \(device) can take the update again")
+            case .aborted:
+                // an interrupted part's bar is no result: it goes, the line says what happened
+                bar = nil
+                display.clearBlock()
+                line("aborted; \(device) can take the update again")
             case .failed(let failure):
                 line("error: \(failure.message) (\(failure.error.name), code \(failure.error.rawValue))")
             }
@@ -135,20 +139,21 @@ final class FlashReporter: @unchecked Sendable {
         }
     }
 
-    /// `part 1/2 [#####-----]  50%  20.1 kB/s  ETA 3 s`; once finished, without the ETA.
+    /// `part 1/2 [#####-----]  50%  20.1 kB/s  ETA 3 s`; once finished, without the ETA. The
+    /// bar is 30 characters, fewer on a narrow terminal, so that the line never wraps.
     private func barText(_ progress: DFUProgress, finished: Bool) -> String {
         let speed = progress.averageSpeedBytesPerSecond
-        let width = 30
-        let filled = progress.percent * width / 100
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var text =
-            "part \(progress.part)/\(progress.totalParts) [\(bar)] \(String(progress.percent).leftPadded(to: 3))%  "
-            + String(format: "%.1f kB/s", speed / 1000)
+        var after =
+            "] \(String(progress.percent).leftPadded(to: 3))%  " + String(format: "%.1f kB/s", speed / 1000)
         if !finished {
             let remaining = Double(progress.partBytes - progress.bytesSent)
-            text += "  ETA " + (speed > 0 ? (remaining / speed).secondsForPeople : "--")
+            after += "  ETA " + (speed > 0 ? (remaining / speed).secondsForPeople : "--")
         }
-        return text
+        let before = "part \(progress.part)/\(progress.totalParts) ["
+        let width = min(30, max(5, display.width - before.count - after.count))
+        let filled = progress.percent * width / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        return display.fit(before + bar + after)
     }
 
     /// A line above the bar; the bar of a part that has ended stays as a line of its own.

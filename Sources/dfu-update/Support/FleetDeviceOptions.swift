@@ -7,19 +7,20 @@ struct FleetDeviceOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help:
-            "Whole updates started again per device after one failed to connect or lost its link beyond --retries, 0…100.",
+            "Whole updates started again per device after one failed to connect or lost its link beyond --retries, 0…100 (default: 2).",
         transform: { try Ranged.integer($0, in: 0...100) })
     var deviceRetries = 2
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds one device's update may take, device retries included, more than 0 and at most 3600.",
+        help:
+            "Seconds one device's update may take, device retries included, more than 0 and at most 3600 (default: 600).",
         transform: Seconds.parse)
     var deviceTimeout = Seconds(600)
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds to scan for a device before its update, more than 0 and at most 3600.",
+        help: "Seconds to scan for a device before its update, more than 0 and at most 3600 (default: 10).",
         transform: Seconds.parse)
     var discoveryTimeout = Seconds(10)
 

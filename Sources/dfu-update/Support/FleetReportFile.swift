@@ -47,9 +47,11 @@ enum FleetReportFile {
         }
     }
 
-    /// One row per device, then the totals.
-    static func table(_ report: FleetReport) -> String {
-        let header = ["DEVICE", "RESULT", "BEFORE", "AFTER", "BYTES", "SECONDS", "KB/S", "RETRIES", "ERROR"]
+    /// One row per device, then the totals; DETAIL is a failure's name, or why the device ended
+    /// so (`up to date`). `fitting` shapes each row, the header's too, for the screen (the
+    /// totals are a sentence, wrapped as the terminal wraps it).
+    static func table(_ report: FleetReport, fitting: (String) -> String = { $0 }) -> String {
+        let header = ["DEVICE", "RESULT", "BEFORE", "AFTER", "BYTES", "SECONDS", "KB/S", "RETRIES", "DETAIL"]
         let rows = report.devices.map { device in
             [
                 device.device, device.result.rawValue, device.versionBefore ?? "-",
@@ -65,12 +67,12 @@ enum FleetReportFile {
                 column == row.count - 1
                     ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
-        }
+        }.map(fitting)
         let totals = counts(report).map { "\($0.1.serialized()) \($0.0)" }.joined(separator: ", ")
         return
             (lines + [
                 "",
-                "\(report.devices.count) devices: \(totals) in \(report.duration.secondsForPeople)",
+                "\(Plural.count(report.devices.count, "device")): \(totals) in \(report.duration.secondsForPeople)",
             ])
             .joined(separator: "\n")
     }

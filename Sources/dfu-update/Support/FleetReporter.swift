@@ -41,7 +41,10 @@ final class FleetReporter: Sendable {
                     [("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
                         + [("duration_seconds", .double(report.duration.seconds))]))
         } else if !plan {
-            Output.line(FleetReportFile.table(report))
+            // on a terminal each row fits its width: a long last column is cut rather than wrapped
+            let display = TerminalDisplay.shared
+            let fits = display.isTerminal && isatty(STDOUT_FILENO) == 1
+            Output.line(FleetReportFile.table(report, fitting: fits ? display.fit : { $0 }))
         }
     }
 
@@ -90,7 +93,8 @@ final class FleetReporter: Sendable {
             live?.finished(report)
             guard !plan else { return }
             let detail =
-                report.failure?.message ?? report.reason ?? report.versionAfter.map { "now runs \($0)" } ?? ""
+                report.failure?.explanation ?? report.reason ?? report.versionAfter.map { "now runs \($0)" }
+                ?? ""
             message("\(report.device): \(report.result.rawValue)\(detail.isEmpty ? "" : " — \(detail)")")
         case .halted(let reason):
             message("rollout stopped: \(reason)")

@@ -43,6 +43,12 @@ struct GatewayReporter: Sendable {
                     ("event", .string("rollout_unusable")), ("rollout", .string(rollout)),
                     ("reason", .string(reason)),
                 ], text: "rollout \(rollout) cannot be worked on here: \(reason)")
+        case .waiting(let rollout, let reason):
+            gatewayLine(
+                [("event", .string("waiting")), ("rollout", .string(rollout)), ("reason", .string(reason))],
+                text: "waiting for rollout \(rollout): \(reason)")
+        case .nameInUse:
+            break  // the command's error says it
         case .idle:
             gatewayLine([("event", .string("idle"))], text: "no rollout has work for this gateway; exiting")
         }

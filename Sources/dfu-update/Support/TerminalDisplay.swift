@@ -53,9 +53,17 @@ final class TerminalDisplay: Sendable {
     /// Each line cut to the terminal's width, so that none wraps and every redraw knows how many
     /// lines it covers.
     private func draw(_ lines: [String]) -> String {
-        let width = max(20, columns - 1)
-        return lines.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 }.joined(
-            separator: "\n")
+        lines.map(fit).joined(separator: "\n")
+    }
+
+    /// The longest line that never wraps: the terminal's columns less three, so that the `^C`
+    /// the terminal echoes after a live line stays on that line and is erased with it.
+    var width: Int { max(20, columns - 3) }
+
+    /// `line` cut to `width`, its end marked with `…`.
+    func fit(_ line: String) -> String {
+        let width = width
+        return line.count > width ? String(line.prefix(width - 1)) + "…" : line
     }
 
     private var columns: Int {

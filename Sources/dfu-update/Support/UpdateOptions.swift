@@ -23,7 +23,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Largest packet written to the device, in bytes, 20…512.",
+            "Largest packet written to the device, in bytes, 20…512 (default: 512).",
             discussion: """
                 The link limits it too: a packet is at most the ATT MTU − 3 bytes, and BlueZ sets \
                 the MTU when it connects (bluetoothd's [GATT] ExchangeMTU, 517 by default, and what \
@@ -34,28 +34,28 @@ struct UpdateOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds each connection attempt may take, more than 0 and at most 3600.",
+        help: "Seconds each connection attempt may take, more than 0 and at most 3600 (default: 10).",
         transform: Seconds.parse)
     var connectTimeout = Seconds(10)
 
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), more than 0 and at most 3600.",
+            "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), more than 0 and at most 3600 (default: 20).",
         transform: Seconds.parse)
     var responseTimeout = Seconds(20)
 
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds to look for the device after it restarts (into its bootloader, between parts), more than 0 and at most 3600.",
+            "Seconds to look for the device after it restarts (into its bootloader, between parts), more than 0 and at most 3600 (default: 10).",
         transform: Seconds.parse)
     var bootloaderWait = Seconds(10)
 
     @Option(
         parsing: .unconditional,
         help:
-            "Reconnections after a lost link within one update, 0…100 (Secure DFU resumes, Legacy DFU restarts the image).",
+            "Reconnections after a lost link within one update, 0…100 (default: 3); Secure DFU resumes, Legacy DFU restarts the image.",
         transform: { try Ranged.integer($0, in: 0...100) })
     var retries = 3
 
@@ -101,7 +101,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help:
-            "SMP: seconds to look for the device after its reset (MCUboot swaps the images first), more than 0 and at most 3600.",
+            "SMP: seconds to look for the device after its reset (MCUboot swaps the images first), more than 0 and at most 3600 (default: 60).",
         transform: Seconds.parse)
     var swapWait = Seconds(60)
 

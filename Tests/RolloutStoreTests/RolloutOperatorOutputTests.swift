@@ -1,0 +1,111 @@
+import DFURollout
+import Foundation
+import TestSupport
+import XCTest
+
+/// What `rollout list|status` and `gateway` tell an operator: the rollouts a store holds, devices
+/// given back or skipped, and names refused (issue 35).
+final class RolloutOperatorOutputTests: XCTestCase {
+    func testListNamesEveryRolloutAndTheMissingOnePointsAtIt() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 2, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let empty = try await RolloutCLI.run(["list", "--store", store])
+        XCTAssertEqual(empty.status, 0)
+        XCTAssertEqual(try empty.object.objects("rollouts").count, 0)
+        for name in ["spring", "summer"] {
+            _ = try await RolloutCLI.run(["create", name, inventory, "--store", store])
+        }
+        _ = try await RolloutCLI.run(["pause", "summer", "--store", store])
+        let listed = try await RolloutCLI.run(["list", "--store", store]).object.objects("rollouts")
+        XCTAssertEqual(try listed.map { try $0.string("rollout") }, ["spring", "summer"])
+        XCTAssertEqual(try listed.map { try $0.string("state") }, ["active", "paused"])
+        XCTAssertEqual(try listed.map { try $0.int("devices") }, [2, 2])
+        XCTAssertEqual(try listed.map { try $0.int("pending") }, [2, 2])
+
+        let missing = try await RolloutCLI.run(["status", "nosuch", "--store", store])
+        XCTAssertTrue(try missing.object.object("error").string("message").contains("rollout list"))
+        let text = try await CLIRunner.run(["rollout", "create", "autumn", inventory, "--store", store])
+        XCTAssertEqual(text.stdoutText, "created rollout autumn: 2 devices, 1 package\n")
+    }
+
+    /// A device given back is no longer held, in JSON and in the text; a skip has its reason
+    /// and no error.
+    func testStatusTellsHeldFromGivenBackAndASkipFromAFailure() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 3, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        _ = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
+        let gateway = try EmbeddedRolloutStore(path: store)
+        let claims = try await gateway.claim(
+            "spring", for: "hall-a", among: nil, limit: 3, lease: .seconds(60))
+        try await gateway.release(claims[0])
+        try await gateway.release(claims[1])
+        try await gateway.report(
+            claims[2], DeviceOutcome(result: .skipped, report: Data(#"{"reason": "up to date"}"#.utf8)))
+        await gateway.close()
+
+        let devices = try await RolloutCLI.run(["status", "spring", "--store", store]).object.objects(
+            "devices")
+        XCTAssertEqual(try devices.map { try $0.bool("held") }, [false, false, false])
+        XCTAssertTrue(devices[2].isNull("error"))
+        XCTAssertEqual(try devices[2].string("reason"), "up to date")
+        let text = try await CLIRunner.run(["rollout", "status", "spring", "--store", store]).stdoutText
+        XCTAssertTrue(text.contains("gateway hall-a: 2 given back, 1 skipped,"), text)
+        XCTAssertFalse(text.contains("held"), text)
+    }
+
+    func testEmptyNamesAreUsageErrors() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let rollout = try await RolloutCLI.run(["create", "", inventory, "--store", store])
+        XCTAssertEqual(rollout.status, 64)
+        XCTAssertEqual(try rollout.object.object("error").string("class"), "usage")
+        let gateway = try await CLIRunner.run(["gateway", "--name", " ", "--store", store, "--json"])
+        XCTAssertEqual(gateway.status, 64)
+        XCTAssertEqual(try gateway.errorObject().string("class"), "usage")
+    }
+}
+
+/// `--help` of the fleet, gateway and rollout commands: every option that has a default states
+/// it, and the gateway's names the systemd unit the .deb installs.
+final class RolloutHelpTests: XCTestCase {
+    private let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    func testEveryOptionStatesItsDefault() async throws {
+        // options without a default: files and limits that apply only when given
+        let noDefault: Set = ["--slot-size", "--simulated-devices", "--report", "--state"]
+        for command in [["gateway"], ["fleet"], ["rollout", "create"]] {
+            let help = try await CLIRunner.run(command + ["--help"]).stdoutText
+            // one entry per option, with its wrapped lines and discussion
+            let entries = help.components(separatedBy: "\n  -").dropFirst()
+            for entry in entries {
+                guard let option = entry.split(separator: " ").first.map({ "-" + $0 }),
+                    entry.hasPrefix("-"), entry.contains(" <"), !noDefault.contains(option)
+                else { continue }
+                XCTAssertTrue(entry.lowercased().contains("default"), "\(command) \(option):\(entry)")
+            }
+            for (option, value) in [
+                ("--concurrency", "4"), ("--lease", "30"), ("--poll", "2"), ("--canary", "0"),
+            ]
+            where help.contains(option + " <") {
+                XCTAssertTrue(help.contains("(default: \(value))"), "\(command) \(option)")
+            }
+        }
+    }
+
+    func testGatewayHelpNamesTheInstalledUnit() async throws {
+        let help = try await CLIRunner.run(["gateway", "--help"]).stdoutText
+        let unit = "/usr/lib/systemd/system/dfu-update-gateway.service"
+        XCTAssertTrue(help.contains(unit), help)
+        // scripts/package.sh installs packaging/systemd/*.service there
+        let packaging = try String(
+            contentsOf: repository.appendingPathComponent("scripts/package.sh"), encoding: .utf8)
+        XCTAssertTrue(packaging.contains("usr/lib/systemd/system/"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: repository.appendingPathComponent("packaging/systemd/dfu-update-gateway.service").path
+            ))
+    }
+}
