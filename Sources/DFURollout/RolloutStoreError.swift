@@ -11,6 +11,7 @@ public enum RolloutStoreError: Error, Equatable, Sendable {
     /// e.g. resuming a cancelled rollout.
     case invalidTransition(from: RolloutState, command: RolloutCommand)
     case packageDigestMismatch(expected: String, actual: String)
-    /// The engine underneath failed (I/O, connection, SQL).
-    case storage(String)
+    /// The engine underneath failed (I/O, connection, SQL); its kind says whether it is an
+    /// outage or needs a person.
+    case storage(StoreFailure)
 }

@@ -7,16 +7,23 @@ import PostgresNIO
 extension PostgresRolloutStore {
     /// Makes one connection and closes it, before the pool is used: a wrong password or a server
     /// that cannot be reached fails at once with the server's own message, where the pool would
-    /// try again for about a minute and then name no cause.
-    static func checkConnection(to location: PostgresStoreLocation, password: String?, logger: Logger)
-        async throws
-    {
+    /// try again for about a minute and then name no cause. With `migrate`, brings the schema up
+    /// to date on that connection.
+    static func checkConnection(
+        to location: PostgresStoreLocation, password: String?, migrate: Bool, logger: Logger
+    ) async throws {
         let configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: password,
             database: location.database, tls: try connectionTLS(location.tls))
         let connection = try await PostgresConnection.connect(
             configuration: configuration, id: 0, logger: logger)
-        try await connection.close()
+        do {
+            if migrate { try await PostgresMigrations.apply(on: connection, logger: logger) }
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
     }
 
     static func poolTLS(_ mode: PostgresStoreLocation.TLSMode) throws -> PostgresClient.Configuration.TLS {

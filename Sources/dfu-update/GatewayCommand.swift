@@ -84,15 +84,16 @@ struct GatewayCommand: ContractCommand {
         let agent = GatewayAgent(
             store: rolloutStore, configuration: configuration, reach: setup.reach, cache: cache,
             describe: { FleetReportFile.deviceJSON($0) })
-        let running = Task { await agent.run(emit: reporter.observe) }
+        let running = Task { try await agent.run(emit: reporter.observe) }
         let interrupted = Locked(false)
         let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
             interrupted.withLock { $0 = true }
             running.cancel()
         }
-        await running.value
+        let ended = await running.result
         withExtendedLifetime(interrupt) {}
         try? await rolloutStore.close()
         if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
+        try ended.get()  // the store refused this gateway: store_error
     }
 }

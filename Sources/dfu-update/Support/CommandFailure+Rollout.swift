@@ -29,9 +29,9 @@ extension CommandFailure {
             self.init(
                 errorClass: "lease_lost", message: "the lease on \(device) was lost to another gateway",
                 exitCode: .updateFailed)
-        case .storage(let message):
+        case .storage(let failure):
             self.init(
-                errorClass: "store_error", message: "the rollout store failed: \(message)",
+                errorClass: "store_error", message: "the rollout store failed: \(failure.message)",
                 exitCode: .updateFailed)
         }
     }
