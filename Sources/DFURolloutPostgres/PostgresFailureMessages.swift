@@ -45,8 +45,8 @@ struct PostgresFailureMessages: Sendable {
         case "28P01", "28000":
             return StoreFailure(
                 .authentication,
-                "\(server) (at \(self.server); the password came from \(passwordSource)): check that password, "
-                    + "or give \(location.user)'s in DFU_UPDATE_STORE_PASSWORD or a password file")
+                "\(server) (at \(self.server); the password came from \(passwordSource)): check that password "
+                    + "(docs/rollout.md, \"Connecting\", says where \(location.user)'s is read from)")
         case "42501":
             return StoreFailure(
                 .permission,
@@ -57,7 +57,7 @@ struct PostgresFailureMessages: Sendable {
         case "42P01", "42703", "3F000":
             return StoreFailure(
                 .notMigrated,
-                "\(server): the store \(location.description) has not been migrated to this version; "
+                "\(server): the store \(location.description) has not been migrated (or not to this version); "
                     + "run `dfu-update rollout migrate --store postgres://OWNER@\(self.server)/\(location.database)` "
                     + "as the database's owner")
         case "3D000":
@@ -87,9 +87,10 @@ struct PostgresFailureMessages: Sendable {
             return StoreFailure(
                 .authentication,
                 "the server at \(server) asks a password of \(location.user) and none was given "
-                    + "(\(passwordSource)): give it in DFU_UPDATE_STORE_PASSWORD or a password file "
-                    + "line \(location.host):\(location.port):\(location.database):\(location.user):PASSWORD "
-                    + "(~/.pgpass, mode 600)")
+                    + "(\(passwordSource)): give it in a password file line "
+                    + "\(location.host):\(location.port):\(location.database):\(location.user):PASSWORD "
+                    + "(~/.pgpass, mode 600), or in DFU_UPDATE_STORE_PASSWORD with no DFU_UPDATE_STORE or "
+                    + "one naming this user")
         case .unsupportedAuthMechanism, .saslError:
             return StoreFailure(
                 .authentication,

@@ -34,6 +34,8 @@ final class PostgresFailureTests: PostgresTestCase {
             failure.message.contains("asks a password of postgres and none was given"), failure.message)
         XCTAssertTrue(failure.message.contains("(no password file)"), failure.message)
         XCTAssertTrue(failure.message.contains("DFU_UPDATE_STORE_PASSWORD"), failure.message)
+        let line = "127.0.0.1:\(backend.server.location.port):postgres:postgres:PASSWORD"
+        XCTAssertTrue(failure.message.contains("a password file line \(line)"), failure.message)
     }
 
     func testAWrongPasswordNamesWhereItCameFrom() async throws {
