@@ -103,7 +103,8 @@ struct PostgresFailureMessages: Sendable {
             return StoreFailure(.unreachable, "the connection to the server at \(server) was closed")
         default:
             return StoreFailure(
-                .other, "the PostgreSQL client failed talking to \(server) (\(error.code)); see --verbose")
+                .other,
+                "the PostgreSQL client failed talking to \(server) (\(error.code)); see --log-level debug")
         }
     }
 
@@ -139,7 +140,7 @@ struct PostgresFailureMessages: Sendable {
                 "the TLS handshake with \(server) failed (is its certificate trusted here?): "
                     + "fix the server's certificate, or use ?sslmode=disable on a network you trust")
         default:
-            return StoreFailure(.other, "talking to the server at \(server) failed; see --verbose")
+            return StoreFailure(.other, "talking to the server at \(server) failed; see --log-level debug")
         }
     }
 }
