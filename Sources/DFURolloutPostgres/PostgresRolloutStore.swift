@@ -1,5 +1,4 @@
 import DFURollout
-import DFUSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -33,17 +32,9 @@ public final class PostgresRolloutStore: RolloutStore {
             location: location, password: password.secret, callTimeout: callTimeout, failures: failures,
             logger: logger)
         do {
-            // bounded: a server half-way through starting or stopping may accept and never answer
-            let noAnswer = RolloutStoreError.storage(
-                StoreFailure(
-                    .unreachable,
-                    "no answer from the server at \(location.host):\(location.port) within \(callTimeout)"))
-            try await withRealTimeout(
-                callTimeout, orThrow: { noAnswer },
-                {
-                    try await checkConnection(
-                        to: location, password: password.secret, migrate: migrate, logger: logger)
-                })
+            try await checkConnection(
+                to: location, password: password.secret, migrate: migrate, callTimeout: callTimeout,
+                logger: logger)
         } catch {
             try? await store.close()
             throw failures.storeError(error, logger: logger)
