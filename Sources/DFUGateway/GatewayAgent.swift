@@ -6,11 +6,12 @@ import GATT
 
 /// A gateway (docs/gateway.md): takes the devices it can reach from every active rollout in a
 /// store, updates them, several at once, and reports each result; picks up new and resumed
-/// rollouts as they come, and keeps going through store outages.
+/// rollouts as they come, and keeps going through store outages; stops when the store refuses
+/// it (a password, a grant or a migration missing), which waiting does not cure.
 ///
 /// ```swift
 /// let agent = GatewayAgent(store: store, configuration: .init(name: "hall-a"), reach: reach)
-/// await agent.run { event in … }   // cancel the task to stop: devices in progress are given back
+/// try await agent.run { event in … }   // cancel the task to stop: devices in progress are given back
 /// ```
 public struct GatewayAgent: Sendable {
     let store: any RolloutStore
@@ -34,10 +35,12 @@ public struct GatewayAgent: Sendable {
 
     /// Runs until cancelled, or with `exitWhenIdle` until no rollout has work for this gateway.
     /// On cancellation, the updates in progress are aborted (each device can take its update
-    /// again) and their devices given back.
-    public func run(emit: @escaping @Sendable (GatewayEvent) -> Void) async {
+    /// again) and their devices given back. Throws `RolloutStoreError.storage` when the store
+    /// refuses for a reason other than an outage (`StoreFailure.isOutage`), after the same
+    /// clean stop.
+    public func run(emit: @escaping @Sendable (GatewayEvent) -> Void) async throws {
         let loop = GatewayLoop(agent: self, emit: emit)
-        await loop.run()
+        try await loop.run()
     }
 }
 
@@ -70,8 +73,9 @@ final class GatewayLoop: Sendable {
 
     private var configuration: GatewayConfiguration { agent.configuration }
 
-    func run() async {
-        await withTaskGroup(of: Void.self) { group in
+    func run() async throws {
+        let refusal: StoreFailure? = await withTaskGroup(of: Void.self) { group in
+            defer { group.cancelAll() }
             while !Task.isCancelled {
                 do {
                     try await agent.store.announce(
@@ -87,14 +91,17 @@ final class GatewayLoop: Sendable {
                 } catch RolloutStoreError.gatewayNameInUse(_, let lastSeen) {
                     emit(.nameInUse(lastSeen: lastSeen))
                     break
+                } catch RolloutStoreError.storage(let failure) where !failure.isOutage {
+                    return failure
                 } catch {
                     storeFailed(error)
                 }
                 await wakeup.wait(atMost: configuration.pollInterval)
             }
-            group.cancelAll()
+            return nil
         }
         await withdraw()
+        if let refusal { throw RolloutStoreError.storage(refusal) }
     }
 
     /// Frees the gateway's name at once; outlives the cancellation of a gateway that stops.
@@ -118,7 +125,7 @@ final class GatewayLoop: Sendable {
         var claimed = false
         for rollout in rollouts where free > 0 {
             guard try await !devices(of: rollout).isDisjoint(with: seen),
-                let context = await context(of: rollout)
+                let context = try await context(of: rollout)
             else { continue }
             let (busy, mine) = state.withLock { state in
                 (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
@@ -164,8 +171,9 @@ final class GatewayLoop: Sendable {
         return devices
     }
 
-    /// The rollout's context, loaded once; nil (and one event) when it cannot be used.
-    private func context(of rollout: String) async -> RolloutContext? {
+    /// The rollout's context, loaded once; nil (and one event) when it cannot be used, nil
+    /// while the store is away; throws when the store refuses.
+    private func context(of rollout: String) async throws -> RolloutContext? {
         let (known, unusable) = state.withLock { ($0.contexts[rollout], $0.unusable.contains(rollout)) }
         if let known { return known }
         guard !unusable else { return nil }
@@ -175,7 +183,10 @@ final class GatewayLoop: Sendable {
             state.withLock { $0.contexts[rollout] = context }
             return context
         } catch let error as RolloutStoreError {
-            if case .storage = error { return nil }  // the store is away: try again later
+            if case .storage(let failure) = error {
+                guard failure.isOutage else { throw error }
+                return nil  // the store is away: try again later
+            }
             markUnusable(rollout, reason: "\(error)")
             return nil
         } catch {
@@ -239,6 +250,11 @@ final class GatewayLoop: Sendable {
             defer { state.storeAway = true }
             return !state.storeAway
         }
-        if first { emit(.storeUnavailable("\(error)")) }
+        guard first else { return }
+        if case .storage(let failure)? = error as? RolloutStoreError {
+            emit(.storeUnavailable(failure.message))
+        } else {
+            emit(.storeUnavailable("\(error)"))
+        }
     }
 }

@@ -15,6 +15,7 @@ public enum RolloutStoreError: Error, Equatable, Sendable {
     case packageDigestMismatch(expected: String, actual: String)
     /// Another running gateway has this name; the store last heard from it at `lastSeen`.
     case gatewayNameInUse(String, lastSeen: Date)
-    /// The engine underneath failed (I/O, connection, SQL).
-    case storage(String)
+    /// The engine underneath failed (I/O, connection, SQL); its kind says whether it is an
+    /// outage or needs a person.
+    case storage(StoreFailure)
 }

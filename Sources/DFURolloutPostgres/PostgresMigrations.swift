@@ -132,9 +132,9 @@ enum PostgresMigrations {
     /// Applies the steps the database lacks, each in its own transaction, one migrating process
     /// at a time (an advisory lock held by the transaction). Needs a role that may create tables
     /// and roles.
-    static func apply(on client: PostgresClient, logger: Logger) async throws {
+    static func apply(on connection: PostgresConnection, logger: Logger) async throws {
         for step in steps {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(
                     """

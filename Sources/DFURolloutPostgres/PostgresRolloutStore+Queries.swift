@@ -18,13 +18,17 @@ extension PostgresRolloutStore {
                 }
                 group.addTask {
                     try await Task.sleep(for: self.callTimeout)
-                    throw RolloutStoreError.storage("no answer from the server within \(self.callTimeout)")
+                    throw RolloutStoreError.storage(
+                        StoreFailure(
+                            .unreachable,
+                            "no answer from the server at \(self.failures.location.host):\(self.failures.location.port) within \(self.callTimeout)"
+                        ))
                 }
                 defer { group.cancelAll() }
                 return try await group.next()!
             }
         } catch {
-            throw Self.storeError(error)
+            throw failures.storeError(error, logger: logger)
         }
     }
 
@@ -64,23 +68,7 @@ extension PostgresRolloutStore {
             return RolloutRules.Tally(
                 failures: failures, canaryFailures: canaryFailures, canaryPassed: canaryPassed, left: left)
         }
-        throw RolloutStoreError.storage("no tally for rollout \(header.id)")
-    }
-
-    /// The store's own errors as they are; PostgreSQL's and the connection's as `storage`, with
-    /// the server's message (PSQLError's own description hides it).
-    static func storeError(_ error: any Error) -> any Error {
-        if let transaction = error as? PostgresTransactionError {
-            return storeError(
-                transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction
-                    .rollbackError
-                    ?? error)
-        }
-        if error is RolloutStoreError { return error }
-        if let psql = error as? PSQLError, let message = psql.serverInfo?[.message] {
-            let code = psql.serverInfo?[.sqlState] ?? "?"
-            return RolloutStoreError.storage("PostgreSQL \(code): \(message)")
-        }
-        return RolloutStoreError.storage(String(reflecting: error))
+        throw RolloutStoreError.storage(
+            StoreFailure(.other, "the store gave no tally for rollout \(header.id)"))
     }
 }

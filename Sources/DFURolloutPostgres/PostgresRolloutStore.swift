@@ -1,5 +1,4 @@
 import DFURollout
-import DFUSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -15,41 +14,50 @@ public final class PostgresRolloutStore: RolloutStore {
     let logger: Logger
     /// The longest one call waits for the server; then it fails with `RolloutStoreError.storage`.
     let callTimeout: Duration
+    /// The server's errors in people's words, naming this store and its password's source.
+    let failures: PostgresFailureMessages
     private let running: Task<Void, Never>
 
-    /// Connects to `location` as its user, with `password` (see `PostgresPassword.find`).
-    /// With `migrate`, first brings the schema up to date (a role that may create tables and
-    /// roles: the database's owner, not a gateway's or an operator's role). Each call fails once
-    /// it has waited `callTimeout` for the server.
+    /// Connects to `location` as its user, with `password` (see `PostgresPassword.find`; its
+    /// source is named when the server refuses it). With `migrate`, first brings the schema up
+    /// to date (a role that may create tables and roles: the database's owner, not a gateway's
+    /// or an operator's role). Each call fails once it has waited `callTimeout` for the server.
     public static func connect(
-        to location: PostgresStoreLocation, password: String?, migrate: Bool = false,
+        to location: PostgresStoreLocation, password: PostgresPassword, migrate: Bool = false,
         callTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "dfu-update.rollout-store")
     ) async throws -> PostgresRolloutStore {
-        do {
-            // bounded: a server half-way through starting or stopping may accept and never answer
-            let noAnswer = RolloutStoreError.storage("no answer from the server within \(callTimeout)")
-            try await withRealTimeout(
-                callTimeout, orThrow: { noAnswer },
-                { try await checkConnection(to: location, password: password, logger: logger) })
-        } catch {
-            throw storeError(error)
-        }
+        let failures = PostgresFailureMessages(location: location, passwordSource: password.source)
+        // the pool runs before its first call (postgres-nio warns of a call made before)
         let store = try PostgresRolloutStore(
-            location: location, password: password, callTimeout: callTimeout, logger: logger)
-        if migrate {
-            do {
-                try await PostgresMigrations.apply(on: store.client, logger: logger)
-            } catch {
-                try? await store.close()
-                throw PostgresRolloutStore.storeError(error)
-            }
+            location: location, password: password.secret, callTimeout: callTimeout, failures: failures,
+            logger: logger)
+        do {
+            try await checkConnection(
+                to: location, password: password.secret, migrate: migrate, callTimeout: callTimeout,
+                logger: logger)
+        } catch {
+            try? await store.close()
+            throw failures.storeError(error, logger: logger)
         }
         return store
     }
 
-    private init(location: PostgresStoreLocation, password: String?, callTimeout: Duration, logger: Logger)
-        throws
-    {
+    /// Connects as `password`'s user with its secret, its source unknown (tests and tools that
+    /// hold the password themselves).
+    public static func connect(
+        to location: PostgresStoreLocation, password: String?, migrate: Bool = false,
+        callTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "dfu-update.rollout-store")
+    ) async throws -> PostgresRolloutStore {
+        try await connect(
+            to: location, password: PostgresPassword(secret: password, source: "the caller"),
+            migrate: migrate,
+            callTimeout: callTimeout, logger: logger)
+    }
+
+    private init(
+        location: PostgresStoreLocation, password: String?, callTimeout: Duration,
+        failures: PostgresFailureMessages, logger: Logger
+    ) throws {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: password,
             database: location.database, tls: try Self.poolTLS(location.tls))
@@ -59,6 +67,7 @@ public final class PostgresRolloutStore: RolloutStore {
         self.client = client
         self.logger = logger
         self.callTimeout = callTimeout
+        self.failures = failures
         running = Task { await client.run() }
     }
 

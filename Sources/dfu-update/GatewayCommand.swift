@@ -93,7 +93,7 @@ struct GatewayCommand: ContractCommand {
             describe: { FleetReportFile.deviceJSON($0) })
         let nameInUse = Locked<Date?>(nil)
         let running = Task {
-            await agent.run { event in
+            try await agent.run { event in
                 if case .nameInUse(let lastSeen) = event { nameInUse.withLock { $0 = lastSeen } }
                 reporter.observe(event)
             }
@@ -103,12 +103,13 @@ struct GatewayCommand: ContractCommand {
             interrupted.withLock { $0 = true }
             running.cancel()
         }
-        await running.value
+        let ended = await running.result
         withExtendedLifetime(interrupt) {}
         try? await rolloutStore.close()
         if let lastSeen = nameInUse.withLock({ $0 }) {
             throw CommandFailure(RolloutStoreError.gatewayNameInUse(configuration.name, lastSeen: lastSeen))
         }
         if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
+        try ended.get()  // the store refused this gateway: store_error
     }
 }

@@ -44,11 +44,12 @@ struct RolloutMigrateCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
+        let location = try store.location()
         try await withStore(store, migrate: true) { _ in }
         if json {
-            Output.line(.object([("event", .string("migrated")), ("store", .string(store.location))]))
+            Output.line(.object([("event", .string("migrated")), ("store", .string(location.description))]))
         } else {
-            Output.line("the store's schema is up to date: \(store.location)")
+            Output.line("the store's schema is up to date: \(location)")
         }
     }
 }

@@ -3,15 +3,20 @@ import DFUSupport
 import Foundation
 
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
-/// as a store that cannot be reached. Remembers the end of the last lease the store granted, and
+/// as a store that cannot be reached (or, given another failure, refuses as that). Remembers the end of the last lease the store granted, and
 /// counts the claims asked for.
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
-    private let state = Locked((isCut: false, lastLeaseEnd: Date?.none, claimCalls: 0))
+    private let state = Locked((cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, calls: 0))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
 
-    func cut() { state.withLock { $0.isCut = true } }
+    func cut(as failure: StoreFailure = StoreFailure(.unreachable, "the connection to the store was cut")) {
+        state.withLock { $0.cut = failure }
+    }
+
+    /// Calls of every kind so far, answered or not.
+    var calls: Int { state.withLock { $0.calls } }
 
     /// Claims asked for so far, answered or not.
     var claimCalls: Int { state.withLock { $0.claimCalls } }
@@ -20,9 +25,11 @@ final class CutStore: RolloutStore {
     var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
 
     private func reach() throws {
-        if state.withLock({ $0.isCut }) {
-            throw RolloutStoreError.storage("the connection to the store was cut")
+        let cut = state.withLock { state in
+            state.calls += 1
+            return state.cut
         }
+        if let cut { throw RolloutStoreError.storage(cut) }
     }
 
     func create(_ spec: RolloutSpec) async throws {

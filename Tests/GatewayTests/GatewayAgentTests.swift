@@ -72,6 +72,38 @@ final class GatewayAgentTests: XCTestCase {
         XCTAssertEqual(status.devices[0].gateway, "gw2")
     }
 
+    /// A store that refuses the gateway (its role lacks the gateway's grants) is no outage: the
+    /// gateway asks once, stops with the refusal and emits no `storeUnavailable`; an outage is
+    /// waited out (asked again and again until the gateway is stopped).
+    func testAGatewayRefusedByTheStoreStopsAndAnOutageIsWaitedOut() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 1)
+        let refusing = CutStore(try bench.openStore())
+        let denied = StoreFailure(.permission, "PostgreSQL 42501: permission denied for table gateways")
+        refusing.cut(as: denied)
+        let gateway = try bench.gateway("gw1", sees: [0], store: refusing) { $0.exitWhenIdle = false }
+        await gateway.run()
+        let stopped = gateway.failure.withLock { $0 }
+        guard case .storage(let failure)? = stopped as? RolloutStoreError else {
+            return XCTFail("the gateway did not stop with the store's refusal")
+        }
+        XCTAssertEqual(failure, denied)
+        XCTAssertEqual(refusing.calls, 1, "asked again after a refusal")
+        XCTAssertTrue(
+            gateway.events.withLock { $0 }.allSatisfy {
+                if case .storeUnavailable = $0.event { false } else { true }
+            })
+
+        let away = CutStore(try bench.openStore())
+        away.cut()
+        let waiting = try bench.gateway("gw2", sees: [0], store: away) { $0.exitWhenIdle = false }
+        let running = Task { await waiting.run() }
+        _ = try await waiting.poll("asked three times") { away.calls >= 3 ? true : nil }
+        running.cancel()
+        await running.value
+        XCTAssertNil(waiting.failure.withLock { $0 })
+    }
+
     /// Cancelling the rollout reaches a running update within a heartbeat: it is aborted and
     /// reported so; the device was not activated.
     func testCancelAbortsTheUpdatesInProgress() async throws {

@@ -97,8 +97,16 @@ final class TestGateway: Sendable {
         self.centrals = centrals
     }
 
+    /// What ended its run with an error (the store refused it), if anything did.
+    let failure = Locked<(any Error)?>(nil)
+
+    /// Runs the agent to its end; an error it throws is kept in `failure`.
     func run() async {
-        await agent.run { event in self.events.withLock { $0.append((Date(), event)) } }
+        do {
+            try await agent.run { event in self.events.withLock { $0.append((Date(), event)) } }
+        } catch {
+            failure.withLock { $0 = error }
+        }
     }
 
     /// The last event of a device's update.

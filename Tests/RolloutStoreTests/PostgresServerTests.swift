@@ -56,8 +56,9 @@ final class PostgresServerTests: PostgresTestCase {
         do {
             _ = try await store.renew(claim, lease: .seconds(600))
             XCTFail("renewed while the server was down")
-        } catch RolloutStoreError.storage {
+        } catch RolloutStoreError.storage(let failure) {
             XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "a call waited past its timeout")
+            XCTAssertEqual(failure.kind, .unreachable, failure.message)
         }
         try await backend.server.start()
         let deadline = ContinuousClock.now + .seconds(30)
@@ -90,8 +91,10 @@ final class PostgresServerTests: PostgresTestCase {
         do {
             try await body()
             XCTFail("a role did what it may not", line: line)
-        } catch RolloutStoreError.storage(let message) {
-            XCTAssertTrue(message.hasPrefix("PostgreSQL 42501"), message, line: line)
+        } catch RolloutStoreError.storage(let failure) {
+            XCTAssertEqual(failure.kind, .permission, line: line)
+            XCTAssertTrue(failure.message.hasPrefix("PostgreSQL 42501"), failure.message, line: line)
+            XCTAssertTrue(failure.message.contains("dfu_rollout_gateway"), failure.message, line: line)
         }
     }
 }

@@ -70,7 +70,10 @@ enum EmbeddedSchema {
             let current = try connection.query("PRAGMA user_version").first?.int(0) ?? 0
             guard current <= version else {
                 throw RolloutStoreError.storage(
-                    "the store's schema \(current) is newer than this program's \(version)")
+                    StoreFailure(
+                        .other,
+                        "the store's schema \(current) is newer than this program's \(version): update dfu-update"
+                    ))
             }
             if current < 1 { try connection.execute(version1) }
             if current < 2 { try connection.execute(version2) }

@@ -13,7 +13,8 @@ final class SQLiteConnection {
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw RolloutStoreError.storage("cannot open \(path): \(message)")
+            throw RolloutStoreError.storage(
+                StoreFailure(.other, "cannot open the store file \(path): \(message)"))
         }
         sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
     }
@@ -98,7 +99,11 @@ final class SQLiteConnection {
     private func check(_ status: Int32, _ sql: String) throws {
         guard status != SQLITE_OK else { return }
         let message = String(cString: sqlite3_errmsg(handle))
-        throw RolloutStoreError.storage("SQLite \(status): \(message) (in: \(sql.prefix(60)))")
+        // busy or locked past the busy timeout: another process holds the file's write lock
+        let kind: StoreFailure.Kind =
+            [SQLITE_BUSY, SQLITE_LOCKED].contains(status & 0xff) ? .unreachable : .other
+        throw RolloutStoreError.storage(
+            StoreFailure(kind, "SQLite \(status): \(message) (in: \(sql.prefix(60)))"))
     }
 }
 

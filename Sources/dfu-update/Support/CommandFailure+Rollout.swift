@@ -34,9 +34,9 @@ extension CommandFailure {
                 usage: "another gateway named \(name) is running on this store (last heard from "
                     + "\(RolloutStatusCommand.timestamp(lastSeen))); give this one another --name, or stop that one",
                 errorClass: "gateway_name_in_use")
-        case .storage(let message):
+        case .storage(let failure):
             self.init(
-                errorClass: "store_error", message: "the rollout store failed: \(message)",
+                errorClass: "store_error", message: "the rollout store failed: \(failure.message)",
                 exitCode: .updateFailed)
         }
     }

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What `--store` (and `DFU_UPDATE_STORE`) takes: a PostgreSQL URL or a file the user clearly
+/// meant as a store. A typo is a usage error, never a new embedded store at a strange path.
+final class StoreArgumentCLITests: XCTestCase {
+    func testAStoreArgumentThatIsNeitherAURLNorAStoreFileIsAUsageError() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let refused: [(store: String, named: String)] = [
+            ("postgress://alice@db.example/fleet", "postgress:"),
+            ("postgres:/alice@db.example/fleet", "postgres:"),
+            ("", "is empty"),
+            (folder.appendingPathComponent("rollouts").path, "does not exist"),
+            (folder.path, "is a folder"),
+        ]
+        for (store, named) in refused {
+            let failed = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
+            XCTAssertEqual(failed.status, 64, store)
+            let error = try failed.object.object("error")
+            XCTAssertEqual(try error.string("class"), "usage", store)
+            let message = try error.string("message")
+            XCTAssertTrue(message.hasPrefix("--store"), message)
+            XCTAssertTrue(message.contains(named), message)
+            XCTAssertTrue(message.contains("postgres://USER@HOST[:PORT]/DB"), message)
+            XCTAssertTrue(message.contains(".sqlite, .sqlite3 or .db"), message)
+        }
+        // checked before the inventory: a usage error, not the missing inventory's
+        let missing = folder.appendingPathComponent("none.json").path
+        let first = try await RolloutCLI.run([
+            "create", "spring", missing, "--store", "postgress://a@db/fleet",
+        ])
+        XCTAssertEqual(first.status, 64)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "postgress:"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "postgres:"))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+            ["app.zip", "rollout.json"])
+
+        let fromEnvironment = try await RolloutCLI.run(
+            ["status", "spring"], environment: ["DFU_UPDATE_STORE": "mysql://alice@db.example/fleet"])
+        XCTAssertEqual(fromEnvironment.status, 64)
+        XCTAssertTrue(
+            try fromEnvironment.object.object("error").string("message").hasPrefix(
+                "DFU_UPDATE_STORE mysql://alice@db.example/fleet: mysql: is not a store's scheme"))
+    }
+
+    /// `file:PATH`, an existing file of any name, and a new file with a store's extension.
+    func testAStoreFileTheUserMeantIsAccepted() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let plain = folder.appendingPathComponent("rollouts").path
+        let created = try await RolloutCLI.run(["create", "a", inventory, "--store", "file:\(plain)"])
+        XCTAssertEqual(created.status, 0)
+        let existing = try await RolloutCLI.run(["status", "a", "--store", plain])
+        XCTAssertEqual(existing.status, 0)
+        for name in ["r.sqlite", "r.sqlite3", "r.db"] {
+            let store = folder.appendingPathComponent(name).path
+            let made = try await RolloutCLI.run(["create", "b", inventory, "--store", store])
+            XCTAssertEqual(made.status, 0, name)
+        }
+    }
+
+    /// With `--verbose`, one log line names the store it opens.
+    func testVerboseNamesTheStoreOnce() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let output = try await CLIRunner.run([
+            "rollout", "create", "a", inventory, "--store", store, "--verbose",
+        ])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let naming = output.stderr.split(separator: "\n").filter { $0.contains("rollout store:") }
+        XCTAssertEqual(naming.count, 1, output.stderr)
+        XCTAssertTrue(
+            naming.first?.hasSuffix("rollout store: the embedded store \(store)") ?? false, output.stderr)
+    }
+}
