@@ -65,7 +65,8 @@ final class SimulationOptionsTests: XCTestCase {
     func testBuildsAConfigurationFromTheContractsOptions() throws {
         let options = try SimulationOptions.parse([
             "--simulate", "legacy-app", "--sim-dfu-version", "0.6", "--sim-firmware-version", "2.0.1",
-            "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key", try keyFile().path,
+            "--sim-app-version", "3", "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key",
+            try keyFile().path,
             "--sim-mtu", "185", "--sim-bank-kib", "2048", "--sim-fault", "crc-error=2", "--sim-fault",
             "slow-flash=300",
         ])
@@ -75,6 +76,7 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.name, "Thermo")
         XCTAssertEqual(configuration.legacyDFUVersion, LegacyDFUVersion(major: 0, minor: 6))
         XCTAssertEqual(configuration.firmwareVersion, "2.0.1")
+        XCTAssertEqual(configuration.settingsApplicationVersion, 3, "apart from the reported string")
         XCTAssertEqual(configuration.hardwareVersion, 53)
         XCTAssertEqual(configuration.softDeviceID, 0x88)
         XCTAssertNotNil(configuration.publicKey)
