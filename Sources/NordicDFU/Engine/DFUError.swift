@@ -162,15 +162,19 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var device: String
     /// What went wrong, in one clause.
     public var detail: String
+    /// What to try: the error's `advice`, unless the protocol's own fits better (an SMP update's
+    /// lost link leaves no device waiting in a bootloader).
+    public var advice: String
 
     public init(_ error: DFUError, device: String, detail: String) {
         self.error = error
         self.device = device
         self.detail = detail
+        advice = error.advice
     }
 
     /// One line for a person: the device, what failed, what to try.
-    public var message: String { "\(device): \(detail); \(error.advice)" }
+    public var message: String { "\(device): \(detail); \(advice)" }
 
     public var description: String { message }
 }

@@ -27,7 +27,7 @@ final class SMPUpdateTests: XCTestCase {
 
     /// Runs one update; returns its result and every event.
     static func update(
-        _ image: MCUbootImage, on central: SimulatedCentral, options: DFUOptions = DFUOptions()
+        _ image: MCUbootImage, on central: any GATTCentral, options: DFUOptions = DFUOptions()
     ) async -> (DFUResult, [DFUEvent]) {
         let events = Locked<[DFUEvent]>([])
         let updater = SMPUpdater(
@@ -69,6 +69,31 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertEqual(again.outcome, .skipped, "the device runs the image: nothing to do")
         XCTAssertEqual(again.bytesSent, 0)
         XCTAssertEqual(central.snapshot(of: Self.address)?.activations, 1, "updated once")
+    }
+
+    /// Issue 38: a link lost while the device is checked after its reset is found again, within
+    /// `retries`, and the image confirmed; out of retries, the advice speaks of no bootloader (an
+    /// SMP device runs its application).
+    func testALinkLostAfterTheResetIsFoundAgainToConfirm() async throws {
+        let image = try Self.image("1.1.0")
+        let simulated = try SimulatedCentral(devices: [Self.device()])
+        let (result, events) = await Self.update(image, on: StateReadDropCentral(simulated, dropping: 2))
+        XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(result.retries, 1)
+        let slot = try running(simulated)
+        XCTAssertEqual(slot.hash, image.hash)
+        XCTAssertTrue(slot.confirmed, "confirmed on the new link")
+        XCTAssertEqual(events.states.last, .completed)
+
+        var options = DFUOptions()
+        options.retries = 0
+        let once = try SimulatedCentral(devices: [Self.device()])
+        let (failed, _) = await Self.update(
+            image, on: StateReadDropCentral(once, dropping: 2), options: options)
+        let failure = try XCTUnwrap(failed.failure)
+        XCTAssertEqual(failure.error, .deviceDisconnected)
+        XCTAssertFalse(failure.message.contains("bootloader"), failure.message)
+        XCTAssertTrue(failure.message.contains("resumes"), failure.message)
     }
 
     func testAResumedUploadResendsLessThanOneWindow() async throws {

@@ -1,0 +1,100 @@
+import GATT
+import MCUmgr
+import Synchronization
+
+/// A central whose `dropping`-th connection loses its link at the first image state read (SMP
+/// group 1, command 0, read), as a link lost while the engine checks a device after its reset.
+/// Every other connection, and everything else, is the wrapped central's.
+final class StateReadDropCentral: GATTCentral {
+    private let central: any GATTCentral
+    private let dropping: Int
+    private let connections = Mutex(0)
+
+    init(_ central: any GATTCentral, dropping connection: Int) {
+        self.central = central
+        dropping = connection
+    }
+
+    var linkTime: any LinkTime { central.linkTime }
+    var taskExecutor: (any TaskExecutor)? { central.taskExecutor }
+
+    func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
+        central.scan(filter, timeout: timeout)
+    }
+
+    func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
+        let peripheral = try await central.connect(device, timeout: timeout)
+        let count = connections.withLock {
+            $0 += 1
+            return $0
+        }
+        return count == dropping ? DroppingPeripheral(peripheral) : peripheral
+    }
+}
+
+/// A link whose SMP characteristic drops it at the first image state read.
+private final class DroppingPeripheral: GATTPeripheral {
+    private let peripheral: any GATTPeripheral
+
+    init(_ peripheral: any GATTPeripheral) { self.peripheral = peripheral }
+
+    var address: String { peripheral.address }
+    var name: String? { peripheral.name }
+    var mtu: Int { get async { await peripheral.mtu } }
+    var isConnected: Bool { get async { await peripheral.isConnected } }
+
+    func services() async throws -> [GATTService] {
+        try await peripheral.services().map { service in
+            GATTService(
+                uuid: service.uuid,
+                characteristics: service.characteristics.map { characteristic in
+                    characteristic.uuid == SMPUUIDs.characteristic
+                        ? DroppingCharacteristic(characteristic, on: peripheral) : characteristic
+                })
+        }
+    }
+
+    func disconnect() async { await peripheral.disconnect() }
+
+    func waitForDisconnection(timeout: Duration) async throws {
+        try await peripheral.waitForDisconnection(timeout: timeout)
+    }
+
+    func disconnectDiscardingCachedServices() async { await peripheral.disconnectDiscardingCachedServices() }
+}
+
+private final class DroppingCharacteristic: GATTCharacteristic {
+    private let characteristic: any GATTCharacteristic
+    private let peripheral: any GATTPeripheral
+
+    init(_ characteristic: any GATTCharacteristic, on peripheral: any GATTPeripheral) {
+        self.characteristic = characteristic
+        self.peripheral = peripheral
+    }
+
+    var uuid: BluetoothUUID { characteristic.uuid }
+    var serviceUUID: BluetoothUUID { characteristic.serviceUUID }
+    var properties: CharacteristicProperties { characteristic.properties }
+    var maximumWriteWithoutResponseLength: Int {
+        get async { await characteristic.maximumWriteWithoutResponseLength }
+    }
+
+    func read(timeout: Duration) async throws -> [UInt8] { try await characteristic.read(timeout: timeout) }
+
+    func write(_ value: [UInt8], timeout: Duration) async throws {
+        try await characteristic.write(value, timeout: timeout)
+    }
+
+    func writeWithoutResponse(_ value: [UInt8]) async throws {
+        // header: op (low 3 bits) 0 = read, group 1 = image (big-endian), command 0 = state
+        if value.count >= SMPHeader.size, value[0] & 0x07 == 0, value[4] == 0, value[5] == 1, value[7] == 0 {
+            await peripheral.disconnect()
+            throw GATTError.disconnected(device: peripheral.address, reason: "the link dropped")
+        }
+        try await characteristic.writeWithoutResponse(value)
+    }
+
+    func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
+        try await characteristic.subscribe(timeout: timeout)
+    }
+}
