@@ -2,17 +2,27 @@ import GATT
 import MCUmgr
 import Synchronization
 
-/// A central whose `dropping`-th connection loses its link at the first image state read (SMP
-/// group 1, command 0, read), as a link lost while the engine checks a device after its reset.
-/// Every other connection, and everything else, is the wrapped central's.
-final class StateReadDropCentral: GATTCentral {
+/// What goes wrong on the SMP characteristic of one connection.
+enum SMPLinkFault: Sendable {
+    /// The link drops at the first image state read (SMP group 1, command 0, read), as a link
+    /// lost while the engine checks a device after its reset.
+    case dropAtStateRead
+    /// The answer to the upload chunk that ends at `offset` never arrives.
+    case loseUploadAnswer(offset: Int)
+}
+
+/// A central whose `connection`-th connection (counted from 1) suffers `fault`. Every other
+/// connection, and everything else, is the wrapped central's.
+final class SMPFaultCentral: GATTCentral {
     private let central: any GATTCentral
-    private let dropping: Int
+    private let fault: SMPLinkFault
+    private let connection: Int
     private let connections = Mutex(0)
 
-    init(_ central: any GATTCentral, dropping connection: Int) {
+    init(_ central: any GATTCentral, _ fault: SMPLinkFault, onConnection connection: Int) {
         self.central = central
-        dropping = connection
+        self.fault = fault
+        self.connection = connection
     }
 
     var linkTime: any LinkTime { central.linkTime }
@@ -28,15 +38,19 @@ final class StateReadDropCentral: GATTCentral {
             $0 += 1
             return $0
         }
-        return count == dropping ? DroppingPeripheral(peripheral) : peripheral
+        return count == connection ? FaultyPeripheral(peripheral, fault) : peripheral
     }
 }
 
-/// A link whose SMP characteristic drops it at the first image state read.
-private final class DroppingPeripheral: GATTPeripheral {
+/// A link whose SMP characteristic suffers `fault`.
+private final class FaultyPeripheral: GATTPeripheral {
     private let peripheral: any GATTPeripheral
+    private let fault: SMPLinkFault
 
-    init(_ peripheral: any GATTPeripheral) { self.peripheral = peripheral }
+    init(_ peripheral: any GATTPeripheral, _ fault: SMPLinkFault) {
+        self.peripheral = peripheral
+        self.fault = fault
+    }
 
     var address: String { peripheral.address }
     var name: String? { peripheral.name }
@@ -49,7 +63,7 @@ private final class DroppingPeripheral: GATTPeripheral {
                 uuid: service.uuid,
                 characteristics: service.characteristics.map { characteristic in
                     characteristic.uuid == SMPUUIDs.characteristic
-                        ? DroppingCharacteristic(characteristic, on: peripheral) : characteristic
+                        ? FaultyCharacteristic(characteristic, on: peripheral, fault) : characteristic
                 })
         }
     }
@@ -63,13 +77,15 @@ private final class DroppingPeripheral: GATTPeripheral {
     func disconnectDiscardingCachedServices() async { await peripheral.disconnectDiscardingCachedServices() }
 }
 
-private final class DroppingCharacteristic: GATTCharacteristic {
+private final class FaultyCharacteristic: GATTCharacteristic {
     private let characteristic: any GATTCharacteristic
     private let peripheral: any GATTPeripheral
+    private let fault: SMPLinkFault
 
-    init(_ characteristic: any GATTCharacteristic, on peripheral: any GATTPeripheral) {
+    init(_ characteristic: any GATTCharacteristic, on peripheral: any GATTPeripheral, _ fault: SMPLinkFault) {
         self.characteristic = characteristic
         self.peripheral = peripheral
+        self.fault = fault
     }
 
     var uuid: BluetoothUUID { characteristic.uuid }
@@ -87,7 +103,9 @@ private final class DroppingCharacteristic: GATTCharacteristic {
 
     func writeWithoutResponse(_ value: [UInt8]) async throws {
         // header: op (low 3 bits) 0 = read, group 1 = image (big-endian), command 0 = state
-        if value.count >= SMPHeader.size, value[0] & 0x07 == 0, value[4] == 0, value[5] == 1, value[7] == 0 {
+        if case .dropAtStateRead = fault, value.count >= SMPHeader.size, value[0] & 0x07 == 0, value[4] == 0,
+            value[5] == 1, value[7] == 0
+        {
             await peripheral.disconnect()
             throw GATTError.disconnected(device: peripheral.address, reason: "the link dropped")
         }
@@ -95,6 +113,29 @@ private final class DroppingCharacteristic: GATTCharacteristic {
     }
 
     func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
-        try await characteristic.subscribe(timeout: timeout)
+        let notifications = try await characteristic.subscribe(timeout: timeout)
+        guard case .loseUploadAnswer(let offset) = fault else { return notifications }
+        // each answer here fits one notification
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                var lost = false
+                do {
+                    for try await value in notifications {
+                        let answer = (try? SMPResponse(frame: SMPFrame(decoding: value))).flatMap {
+                            try? ImageUploadResponse($0)
+                        }
+                        if !lost, answer?.offset == UInt32(offset) {
+                            lost = true
+                        } else {
+                            continuation.yield(value)
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }
