@@ -117,6 +117,7 @@ struct SMPImageUpload {
                 continue
             } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
                 unanswered = .zero
+                probe = nil
                 lostInARow += 1
                 guard lostInARow < Self.lostAnswerLimit else { throw failure }
                 session.log(
