@@ -1,4 +1,5 @@
 import Crypto
+import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT
@@ -60,6 +61,18 @@ final class SimulationOptionsTests: XCTestCase {
             to: url, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
+    }
+
+    /// A fleet entry's `app_version` is the bootloader settings' version, apart from the string.
+    func testFleetEntryTakesTheSettingsApplicationVersion() throws {
+        let json = """
+            {"devices": [{"device": "C0:DE:00:00:00:20", "package": "app.zip",
+              "simulate": {"kind": "secure-app", "firmware_version": "1.0.0", "app_version": 3}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        let configuration = try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)
+        XCTAssertEqual(configuration.firmwareVersion, "1.0.0")
+        XCTAssertEqual(configuration.settingsApplicationVersion, 3)
     }
 
     func testBuildsAConfigurationFromTheContractsOptions() throws {
