@@ -152,7 +152,8 @@ extension FleetDeviceEntry {
         let simulate = try entry.object(
             "simulate",
             allowed: [
-                "kind", "dfu_version", "firmware_version", "hw_version", "sd_id", "public_key", "mtu",
+                "kind", "dfu_version", "firmware_version", "app_version", "hw_version", "sd_id", "public_key",
+                "mtu",
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
                 "smp_reassembly", "smp_image_check", "image_hash",

@@ -85,6 +85,8 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var kind: String
     public var dfuVersion: String?
     public var firmwareVersion: String?
+    /// The application version the Secure bootloader's settings hold (`app_version`).
+    public var appVersion: String?
     public var hwVersion: String?
     public var sdId: String?
     public var publicKey: String?

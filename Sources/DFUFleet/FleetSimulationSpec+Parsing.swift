@@ -9,6 +9,7 @@ extension FleetSimulationSpec {
             firmwareVersion: try object.string("firmware_version"), hwVersion: try object.text("hw_version"),
             sdId: try object.text("sd_id"), publicKey: try object.string("public_key"),
             mtu: try object.integer("mtu", in: 23...517), faults: try object.strings("faults") ?? [])
+        appVersion = try object.text("app_version")
         pageEraseMs = try object.integer("page_erase_ms", in: 0...10_000)
         wordWriteUs = try object.integer("word_write_us", in: 0...1000)
         slotKib = try object.integer("slot_kib", in: 4...16384)

@@ -60,7 +60,8 @@ struct RolloutContext: Sendable {
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are
     /// checked against their SHA-256 by the store, then read as `fleet` reads a package file
-    /// (its own hashes, CRCs and signature) from a copy under `cache`.
+    /// (its own hashes, CRCs and signature, and that bootloaders can verify it) from a copy under
+    /// `cache`.
     static func load(_ rollout: String, from store: any RolloutStore, cache: URL) async throws
         -> RolloutContext
     {
@@ -73,7 +74,9 @@ struct RolloutContext: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent(URL(fileURLWithPath: package.name).lastPathComponent)
             try bytes.write(to: file, options: .atomic)
-            packages[package.name] = try FirmwarePackage(contentsOf: file)
+            let firmware = try FirmwarePackage(contentsOf: file)
+            try firmware.checkDevicesCanVerify()
+            packages[package.name] = firmware
         }
         let inventory: FleetInventory
         if let stored = try await store.inventory(of: rollout) {

@@ -16,7 +16,7 @@ struct DeviceCore: Sendable {
     var mcuboot: MCUbootSlots?
 
     // Bootloader settings.
-    /// The application version downgrades are checked against.
+    /// The application version downgrades are checked against (`s_dfu_settings.app_version`).
     var applicationVersion: UInt32
     var bootloaderVersion: UInt32 = 0
     var softDeviceID: UInt16
@@ -41,13 +41,10 @@ struct DeviceCore: Sendable {
         flash = FlashQueue(
             packetBuffers: configuration.timing.packetBuffers(mtu: configuration.mtu),
             operationLimit: configuration.timing.flashOperationQueue)
-        let reported = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
-        // A bootloader that nobody told of an application has no version to protect.
-        let protected =
-            configuration.kind.startsInBootloader && configuration.firmwareVersion == nil ? nil : reported
-        applicationVersion = protected.flatMap(VersionString.integer) ?? 0
+        applicationVersion = configuration.settingsApplicationVersion
         softDeviceID = configuration.softDeviceID
-        firmwareRevision = reported
+        firmwareRevision =
+            configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
         var timing = configuration.timing
         for case .slowFlash(let duration) in configuration.faults { timing.pageErase = duration }
         self.timing = timing

@@ -19,11 +19,15 @@ public struct SimulatedDeviceConfiguration: Sendable {
     public var bootloaderName = "DfuTarg"
     /// The Legacy bootloader's DFU version, 0.5 … 0.8.
     public var legacyDFUVersion: LegacyDFUVersion
-    /// The Firmware Revision String the application reports; as x.y.z it is also the application
-    /// version (x·10000 + y·100 + z) the Secure bootloader checks downgrades against. Nil: the
-    /// application reports `defaultFirmwareVersion`, and a device that starts in its bootloader
-    /// holds no application version, so that it takes any.
+    /// The Firmware Revision String the application reports. Nil: `defaultFirmwareVersion`. The
+    /// Secure bootloader never reads it; it checks downgrades against `settingsApplicationVersion`.
     public var firmwareVersion: String?
+    /// The application version the Secure bootloader's settings hold (`s_dfu_settings.app_version`,
+    /// SDK 15–17), which an application's or SoftDevice's init packet `fw_version` must reach
+    /// (`nrf_dfu_ver_validation.c`). Apart from `firmwareVersion`, as on a device: settings that
+    /// `nrfutil settings generate` wrote, or that no update has filled, need not match what the
+    /// application reports. 0 unless set; an installed application's `fw_version` replaces it.
+    public var settingsApplicationVersion: UInt32 = 0
 
     /// What the application reports when no firmware version is configured (the contract's default).
     public static let defaultFirmwareVersion = "1.0.0"

@@ -24,7 +24,8 @@ extension SimulatedDeviceConfiguration {
         var arguments = ["--simulate", spec.kind]
         let values: [(String, String?)] = [
             ("--sim-dfu-version", spec.dfuVersion), ("--sim-firmware-version", spec.firmwareVersion),
-            ("--sim-hw-version", spec.hwVersion), ("--sim-sd-id", spec.sdId),
+            ("--sim-app-version", spec.appVersion), ("--sim-hw-version", spec.hwVersion),
+            ("--sim-sd-id", spec.sdId),
             ("--sim-public-key", spec.publicKey), ("--sim-mtu", spec.mtu.map(String.init)),
             ("--sim-page-erase-ms", spec.pageEraseMs.map(String.init)),
             ("--sim-word-write-us", spec.wordWriteUs.map(String.init)),

@@ -17,6 +17,12 @@ public struct SimulationOptions: ParsableArguments {
     @Option(help: "The Firmware Revision String the simulated application reports (1.0.0).")
     public var simFirmwareVersion: String?
 
+    @Option(
+        help:
+            "The application version the simulated Secure bootloader's settings hold (s_dfu_settings.app_version), which an application's fw_version must reach, decimal or 0x hex (0)."
+    )
+    public var simAppVersion: NumberArgument<UInt32>?
+
     @Option(help: "The hw_version the simulated Secure bootloader accepts, decimal or 0x hex (52).")
     public var simHwVersion: NumberArgument<UInt32>?
 
@@ -98,7 +104,8 @@ public struct SimulationOptions: ParsableArguments {
 
     /// Whether any `--sim-*` option was given.
     public var usesSimulatorOptions: Bool {
-        simDfuVersion != nil || simFirmwareVersion != nil || simHwVersion != nil || simSdId != nil
+        simDfuVersion != nil || simFirmwareVersion != nil || simAppVersion != nil || simHwVersion != nil
+            || simSdId != nil
             || simPublicKey != nil || simMtu != nil || simBankKib != nil || !simFault.isEmpty
             || simPageEraseMs != nil || simWordWriteUs != nil || simRealTimeFactor != nil || usesSMPOptions
     }
@@ -129,6 +136,7 @@ public struct SimulationOptions: ParsableArguments {
         if let name { configuration.name = name }
         if let simDfuVersion { configuration.legacyDFUVersion = simDfuVersion }
         configuration.firmwareVersion = simFirmwareVersion
+        if let simAppVersion { configuration.settingsApplicationVersion = simAppVersion.value }
         if let simHwVersion { configuration.hardwareVersion = simHwVersion.value }
         if let simSdId { configuration.softDeviceID = simSdId.value }
         if let simPublicKey {

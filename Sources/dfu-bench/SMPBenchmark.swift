@@ -23,7 +23,7 @@ struct SMPBenchmark: AsyncParsableCommand {
             --confirm FILE`). Both uploads are timed by dfu-sim's trace: from the arrival of the \
             first upload chunk to the moment the last answer is due. Last, a resumed update: \
             dfu-sim drops the link once half the image is in (--sim-fault disconnect-at), and the \
-            bytes sent twice are set against the window (buf_count − 1 chunks). Defaults: nRF \
+            bytes sent twice are set against the window (buf_count − 2 chunks, at least 1). Defaults: nRF \
             Connect SDK's fast-DFU buffers (2475 bytes × 4, reassembly on); Zephyr's defaults are \
             --buf-size 384 --no-reassembly. The flash: the nRF52's 85 ms page erase, no word \
             write time (--word-write-us 0), since the bound counts none (at 41 µs a word the \
@@ -112,13 +112,14 @@ struct SMPBenchmark: AsyncParsableCommand {
         let start = ImageUploadChunk.Start(length: UInt32(size), sha256: image.fileSHA256)
         var timing = SimulationTiming()
         timing.pageErase = .milliseconds(pageEraseMs)
+        let window = max(1, bufCount - 2)  // the engine's (SMPImageUpload.windowCapacity)
         let bound = SMPUploadBound(
             frameBytes: SMPUploadBound.frames(length: size, frameLimit: frameLimit, start: start),
-            window: bufCount - 1, roundTrip: link.receiptRoundTrip, roundTripBytes: link.packetBytes,
+            window: window, roundTrip: link.receiptRoundTrip, roundTripBytes: link.packetBytes,
             bytesPerSecond: link.rawBytesPerSecond,
             erase: timing.eraseTime(bytes: min(size + timing.pageSize, SMPDeviceConfiguration().slotSize)))
         let windowBytes =
-            (bufCount - 1)
+            window
             * ImageUploadChunk.maximumDataCount(
                 frameLimit: frameLimit, offset: UInt32(size / 2), start: nil)
         report.smp(

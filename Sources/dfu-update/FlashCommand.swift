@@ -57,7 +57,7 @@ struct FlashCommand: ContractCommand {
     func run() async throws {
         let firmware = try FirmwarePackage(
             contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
-        if case .nordic(let nordic) = firmware { try nordic.checkBootloadersCanVerify() }
+        try firmware.checkDevicesCanVerify()
         let target = device.map(DeviceIdentifier.init) ?? .address(Self.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?

@@ -96,7 +96,7 @@ final class ActivationTests: XCTestCase {
     func testADowngradeIsRefusedAndTheOldApplicationStays() async throws {
         let image = Fixtures.image(count: 4096)
         var configuration = appDevice()
-        configuration.firmwareVersion = "1.0.0"
+        configuration.settingsApplicationVersion = 10000
         let central = try SimulatedCentral(devices: [configuration])
         let client = try await bootloader(central)
         let refused = try await client.sendSecureInitPacket(

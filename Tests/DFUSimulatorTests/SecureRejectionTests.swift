@@ -123,8 +123,11 @@ final class SecureRejectionTests: XCTestCase {
             ),
             (
                 "downgrade",
-                SimulatedDeviceConfiguration(kind: .secure, firmwareVersion: "0.0.1", softDeviceID: 0x8C),
-                good, "60 04 0b 05"
+                {
+                    var device = SimulatedDeviceConfiguration(kind: .secure, softDeviceID: 0x8C)
+                    device.settingsApplicationVersion = 1
+                    return device
+                }(), good, "60 04 0b 05"
             ),
         ]
         for (name, configuration, packet, expected) in cases {

@@ -32,6 +32,19 @@ final class DeviceProbeTests: XCTestCase {
         XCTAssertEqual(found.support?.protocolKind, .legacy)
     }
 
+    /// Issue 38: an SMP device without a Device Information Service tells its version in its image
+    /// list, which the probe reads once.
+    func testAnSMPDeviceWithoutDeviceInformationReportsItsRunningImage() async throws {
+        let configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
+        let central = try SimulatedCentral(devices: [configuration])
+        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        defer { Task { await peripheral.disconnect() } }
+        let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
+        XCTAssertFalse(found.services.contains(DeviceInformationUUIDs.service))
+        XCTAssertEqual(found.support?.protocolKind, .smp)
+        XCTAssertEqual(found.firmwareRevision, "1.4.2")
+    }
+
     /// Device Information strings as firmware writes them: padded with NULs or spaces, or cut
     /// short by a NUL.
     func testTextIsReadAsDeviceInformationStringsAreWritten() async throws {
@@ -66,4 +79,22 @@ private final class FixedValue: GATTCharacteristic {
     func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
         AsyncThrowingStream { $0.finish() }
     }
+}
+
+/// A link to a device whose GATT table lacks the Device Information Service.
+private final class WithoutDeviceInformation: GATTPeripheral {
+    private let peripheral: any GATTPeripheral
+    init(_ peripheral: any GATTPeripheral) { self.peripheral = peripheral }
+    var address: String { peripheral.address }
+    var name: String? { peripheral.name }
+    var mtu: Int { get async { await peripheral.mtu } }
+    var isConnected: Bool { get async { await peripheral.isConnected } }
+    func services() async throws -> [GATTService] {
+        try await peripheral.services().filter { $0.uuid != DeviceInformationUUIDs.service }
+    }
+    func disconnect() async { await peripheral.disconnect() }
+    func waitForDisconnection(timeout: Duration) async throws {
+        try await peripheral.waitForDisconnection(timeout: timeout)
+    }
+    func disconnectDiscardingCachedServices() async { await peripheral.disconnectDiscardingCachedServices() }
 }

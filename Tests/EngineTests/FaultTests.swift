@@ -118,9 +118,10 @@ final class FaultTests: XCTestCase {
         try await expectRejection(.remoteExtendedErrorSdVersionFailure) { $0.softDeviceID = 0x0101 }
     }
 
+    /// The bootloader's settings, not the reported string, hold the version it protects.
     func testFirmwareVersionRejection() async throws {
-        try await expectRejection(.remoteExtendedErrorFwVersionFailure, force: true) {
-            $0.firmwareVersion = "9.0.0"
+        try await expectRejection(.remoteExtendedErrorFwVersionFailure) {
+            $0.settingsApplicationVersion = 90000
         }
     }
 
@@ -145,15 +146,13 @@ final class FaultTests: XCTestCase {
     }
 
     private func expectRejection(
-        _ error: DFUError, package: DFUPackage? = nil, force: Bool = false,
+        _ error: DFUError, package: DFUPackage? = nil,
         configure: @escaping (inout SimulatedDeviceConfiguration) -> Void
     ) async throws {
         let package = try package ?? TestPackages.secureApp()
         for kind in [SimulatedDeviceKind.secure, .secureApp] {
             let harness = try EngineHarness(kind, accepting: package, configure: configure)
-            var options = EngineHarness.testOptions()
-            options.force = force
-            let (result, events) = await harness.update(package, options: options)
+            let (result, events) = await harness.update(package)
             XCTAssertEqual(result.failure?.error, error, "\(kind): \(EngineHarness.logs(events))")
             XCTAssertEqual(result.bytesSent, 0, "\(kind): no firmware goes out after a rejected init packet")
             XCTAssertEqual(harness.snapshot?.activations, 0, "\(kind)")

@@ -52,19 +52,44 @@ final class VersionCheckTests: XCTestCase {
         XCTAssertEqual(harness.snapshot?.activations, 0)
     }
 
-    /// A device waiting in its bootloader with no version configured holds no application version
-    /// to protect, so a low package version completes; told one, it refuses the downgrade.
-    func testBootloaderWithoutAConfiguredVersionTakesAnyApplicationVersion() async throws {
+    /// A bootloader checks the application version its settings hold, 0 unless an update or
+    /// `nrfutil settings generate` wrote one: a low package version completes; settings above it
+    /// refuse the downgrade (ext error 05) before any firmware goes out.
+    func testTheBootloaderChecksItsSettingsVersion() async throws {
         let package = try TestPackages.fixture("secure/secure_app_20_hex_signed.zip")  // fw_version 2
-        let fresh = try EngineHarness(.secure, accepting: package) { $0.firmwareVersion = nil }
+        let fresh = try EngineHarness(.secure, accepting: package) { $0.firmwareVersion = "1.0.0" }
         let (completed, events) = await fresh.update(package)
         XCTAssertEqual(completed.outcome, .completed, EngineHarness.logs(events))
         fresh.assertRuns(package)
 
-        let told = try EngineHarness(.secure, accepting: package) { $0.firmwareVersion = "1.0.0" }
+        let told = try EngineHarness(.secure, accepting: package) { $0.settingsApplicationVersion = 3 }
         let (refused, _) = await told.update(package)
         XCTAssertEqual(refused.failure?.error, .remoteExtendedErrorFwVersionFailure)
+        XCTAssertEqual(refused.bytesSent, 0)
         XCTAssertEqual(told.snapshot?.mode, .bootloader)
+    }
+
+    /// Issue 38 item 7: an application reporting a newer string than the package says nothing of
+    /// the bootloader's settings, so `--force` sends; the bootloader alone decides.
+    func testForcedUpdateIsSentWhateverTheReportedVersionSays() async throws {
+        let package = try TestPackages.secureApp()  // fw_version 20731, not a debug init packet
+        var options = EngineHarness.testOptions()
+        options.force = true
+        let taken = try EngineHarness(.secureApp, accepting: package) { $0.firmwareVersion = "3.0.0" }
+        let (completed, events) = await taken.update(package, options: options)
+        XCTAssertEqual(events.versionChecks.map(\.decision), [.forced])
+        XCTAssertEqual(completed.outcome, .completed, EngineHarness.logs(events))
+        taken.assertRuns(package)
+
+        let protected = try EngineHarness(.secureApp, accepting: package) {
+            $0.firmwareVersion = "3.0.0"
+            $0.settingsApplicationVersion = 30000
+        }
+        let (refused, refusal) = await protected.update(package, options: options)
+        XCTAssertEqual(
+            refused.failure?.error, .remoteExtendedErrorFwVersionFailure, EngineHarness.logs(refusal))
+        XCTAssertTrue(refusal.states.contains(.starting), "the init packet went to the bootloader")
+        XCTAssertEqual(protected.snapshot?.activations, 0)
     }
 
     func testOlderDeviceIsUpdated() async throws {

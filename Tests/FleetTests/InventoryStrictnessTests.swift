@@ -13,7 +13,7 @@ final class InventoryStrictnessTests: XCTestCase {
                     "package": "thermo.zip"}],
          "devices": [{"device": "C0:DE:00:00:00:10", "package": "a.zip", "adapter": "hci1", "force": true},
                      {"device": "sim-1", "simulate": {"kind": "secure-app", "dfu_version": "0.8",
-                      "firmware_version": "1.0.0", "hw_version": 52, "sd_id": "0xB6",
+                      "firmware_version": "1.0.0", "app_version": 3, "hw_version": 52, "sd_id": "0xB6",
                       "public_key": "key.pem", "mtu": 247, "faults": ["disconnect-at=5000"]}}]}
         """
 
@@ -35,7 +35,8 @@ final class InventoryStrictnessTests: XCTestCase {
     func testEveryMisspeltKeyIsRefused() throws {
         let keys = [
             "defaults", "package", "adapter", "force", "rules", "name", "hardware_revision", "version_below",
-            "devices", "device", "simulate", "kind", "dfu_version", "firmware_version", "hw_version", "sd_id",
+            "devices", "device", "simulate", "kind", "dfu_version", "firmware_version", "app_version",
+            "hw_version", "sd_id",
             "public_key", "mtu", "faults",
         ]
         for key in keys {

@@ -2,6 +2,7 @@ import DFUFleet
 import DFUGateway
 import DFURollout
 import Foundation
+import TestSupport
 import XCTest
 
 /// Gateway agents in one process on an embedded store: claims shared out, leases kept and lost,
@@ -33,6 +34,25 @@ final class GatewayAgentTests: XCTestCase {
                 gateways.first { $0.reported()[device] == .completed }.map(\.name),
                 updater)
         }
+    }
+
+    /// Issue 36: a package Nordic's bootloaders cannot verify (SHA-512), in a store that took
+    /// it, makes the rollout unusable with `flash`'s error before any device is claimed or
+    /// connected.
+    func testAPackageBootloadersCannotVerifyIsRefusedBeforeConnecting() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("sha512", devices: 1, bytes: Data(SHA512Package.bytes))
+        let gateway = try bench.gateway("gw", sees: [0])
+        await gateway.run()
+        let reasons = gateway.events.withLock {
+            $0.compactMap { if case .rolloutUnusable(_, let reason) = $0.event { reason } else { nil } }
+        }
+        XCTAssertEqual(reasons.count, 1, "\(reasons)")
+        XCTAssertTrue(reasons.first?.hasPrefix("unsupported_hash_type: ") ?? false, "\(reasons)")
+        XCTAssertTrue(reasons.first?.contains("sha512") ?? false, "\(reasons)")
+        XCTAssertEqual(gateway.claims(), [])
+        let device = GatewayTestBench.address(0)
+        XCTAssertEqual(gateway.centrals[device]?.snapshots.first?.connectionAttempts, 0)
     }
 
     /// A gateway whose renewals fail (its store is cut off) stops writing to the device before

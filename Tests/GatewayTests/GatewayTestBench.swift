@@ -30,13 +30,13 @@ final class GatewayTestBench: Sendable {
         String(format: "C0:DE:00:02:%02X:%02X", index >> 7, (index << 1) & 0xFF)
     }
 
-    /// A rollout of `devices` devices, all with the fixture `package`.
+    /// A rollout of `devices` devices, all with the fixture `package` (or a package of `bytes`,
+    /// stored as the store takes it, unchecked).
     func createRollout(
         _ name: String, devices: Int, package: String = "secure/secure_app_20_hex_signed.zip",
-        canary: Int = 0,
-        concurrency: Int = 4
+        bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4
     ) async throws {
-        let bytes = try Data(contentsOf: try Fixtures.url(package))
+        let bytes = try bytes ?? Data(contentsOf: try Fixtures.url(package))
         let packageName = folder.appendingPathComponent("app.zip").path
         let rolloutPackage = RolloutPackage(name: packageName, bytes: bytes)
         let spec = RolloutSpec(

@@ -105,6 +105,28 @@ final class CLIErrorTests: XCTestCase {
         }
     }
 
+    /// Issue 36: every command that hands a package to devices refuses, before connecting to any,
+    /// one that Nordic's bootloaders cannot verify, with one error (the gateway, which takes its
+    /// packages from a store: GatewayAgentTests).
+    func testEveryUpdatingCommandRefusesAPackageBootloadersCannotVerify() async throws {
+        let package = try SHA512Package.write(into: directory).path
+        let inventory = try write(
+            "fleet.json",
+            Array(
+                #"{"defaults": {"package": "sha512_app.zip"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": {"kind": "secure-app"}}]}"#
+                    .utf8))
+        let store = directory.appendingPathComponent("rollouts.sqlite").path
+        for command in [
+            ["flash", package, "--simulate", "secure-app"], ["fleet", inventory],
+            ["rollout", "create", "spring", inventory, "--store", store],
+        ] {
+            // nothing else on stdout: no plan, no device event, no rollout
+            try await assertError(
+                command + ["--json"], status: 65, errorClass: "unsupported_hash_type",
+                mentions: "sha512_app.zip: entry 'app.dat': the init packet's hash type is sha512")
+        }
+    }
+
     /// Without a system bus, and with one that bluetoothd is not on, every Bluetooth command
     /// exits 69 and says what to start.
     func testNoSystemBusAndNoBluetoothdSayWhatToStart() async throws {

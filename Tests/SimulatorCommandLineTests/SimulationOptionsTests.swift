@@ -1,4 +1,5 @@
 import Crypto
+import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT
@@ -62,10 +63,23 @@ final class SimulationOptionsTests: XCTestCase {
         return url
     }
 
+    /// A fleet entry's `app_version` is the bootloader settings' version, apart from the string.
+    func testFleetEntryTakesTheSettingsApplicationVersion() throws {
+        let json = """
+            {"devices": [{"device": "C0:DE:00:00:00:20", "package": "app.zip",
+              "simulate": {"kind": "secure-app", "firmware_version": "1.0.0", "app_version": 3}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        let configuration = try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)
+        XCTAssertEqual(configuration.firmwareVersion, "1.0.0")
+        XCTAssertEqual(configuration.settingsApplicationVersion, 3)
+    }
+
     func testBuildsAConfigurationFromTheContractsOptions() throws {
         let options = try SimulationOptions.parse([
             "--simulate", "legacy-app", "--sim-dfu-version", "0.6", "--sim-firmware-version", "2.0.1",
-            "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key", try keyFile().path,
+            "--sim-app-version", "3", "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key",
+            try keyFile().path,
             "--sim-mtu", "185", "--sim-bank-kib", "2048", "--sim-fault", "crc-error=2", "--sim-fault",
             "slow-flash=300",
         ])
@@ -75,6 +89,7 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.name, "Thermo")
         XCTAssertEqual(configuration.legacyDFUVersion, LegacyDFUVersion(major: 0, minor: 6))
         XCTAssertEqual(configuration.firmwareVersion, "2.0.1")
+        XCTAssertEqual(configuration.settingsApplicationVersion, 3, "apart from the reported string")
         XCTAssertEqual(configuration.hardwareVersion, 53)
         XCTAssertEqual(configuration.softDeviceID, 0x88)
         XCTAssertNotNil(configuration.publicKey)

@@ -8,7 +8,7 @@
 public struct SMPUploadBound: Sendable {
     /// Each request frame's bytes, in the order sent: the first chunk's, then the others'.
     public var frameBytes: [Int]
-    /// Chunks in flight at most (`buf_count − 1`).
+    /// Chunks in flight at most (`buf_count − 2`, at least 1, as the engine sends them).
     public var window: Int
     /// One write without response and the notification that answers it.
     public var roundTrip: Duration

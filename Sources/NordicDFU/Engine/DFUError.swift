@@ -162,18 +162,22 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var device: String
     /// What went wrong, in one clause.
     public var detail: String
+    /// What to try: the error's `advice`, unless the protocol's own fits better (an SMP update's
+    /// lost link leaves no device waiting in a bootloader).
+    public var advice: String
 
     public init(_ error: DFUError, device: String, detail: String) {
         self.error = error
         self.device = device
         self.detail = detail
+        advice = error.advice
     }
 
     /// One line for a person: the device, what failed, what to try.
     public var message: String { "\(device): \(explanation)" }
 
     /// What failed and what to try, for a line that names the device already.
-    public var explanation: String { "\(detail); \(error.advice)" }
+    public var explanation: String { "\(detail); \(advice)" }
 
     public var description: String { message }
 }

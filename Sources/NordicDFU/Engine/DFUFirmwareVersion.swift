@@ -46,6 +46,12 @@ public struct DFUVersionCheck: Sendable, Equatable {
         case forced
         /// A version could not be read or parsed; the update goes on.
         case unknown
+        /// Nothing to upload: a slot of the device holds the package's image already, and the
+        /// update only activates it (SMP).
+        case activate
+        /// Nothing to upload: the device runs the package's image on test, and the update only
+        /// confirms it (SMP).
+        case confirm
     }
 
     /// The text the device reported, if any.

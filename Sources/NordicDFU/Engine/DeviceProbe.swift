@@ -2,7 +2,8 @@ import GATT
 
 /// One look at a connected device: what it offers for DFU and the Device Information strings it
 /// reports. The one probe that the engine, `dfu-update info` and the fleet read devices with, so
-/// that they agree about a device. Nothing is written to the device.
+/// that they agree about a device. Nothing on the device changes: an SMP device without a version
+/// characteristic is asked for its image list, which only reads.
 public struct DeviceProbe: Sendable, Equatable {
     public var address: String
     public var name: String?
@@ -10,7 +11,8 @@ public struct DeviceProbe: Sendable, Equatable {
     /// What the device offers for DFU; nil when nothing.
     public var support: DFUDeviceSupport?
     /// The version the device reports: `DFUOptions.versionCharacteristic`, by default the
-    /// Firmware Revision String (0x2A26); nil without one (a bootloader has none).
+    /// Firmware Revision String (0x2A26), or for an SMP device without it the running image's
+    /// version from its image list; nil without either (a bootloader has none).
     public var firmwareRevision: String?
     /// The Hardware Revision String (0x2A27).
     public var hardwareRevision: String?
@@ -24,11 +26,14 @@ public struct DeviceProbe: Sendable, Equatable {
         _ peripheral: any GATTPeripheral, options: DFUOptions = DFUOptions(), timeout: Duration
     ) async throws -> DeviceProbe {
         let services = try await peripheral.services()
+        let support = try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout)
+        var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
+        if version == nil, support?.protocolKind == .smp {
+            version = await runningImageVersion(in: services, timeout: timeout)
+        }
         return DeviceProbe(
             address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
-            support: try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout),
-            firmwareRevision: try await text(
-                of: options.versionCharacteristic, in: services, timeout: timeout),
+            support: support, firmwareRevision: version,
             hardwareRevision: try await text(
                 of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout),
             softwareRevision: try await text(

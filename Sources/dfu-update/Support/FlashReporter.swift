@@ -99,6 +99,8 @@ final class FlashReporter: @unchecked Sendable {
                 case .skip: "\(current), skipping (use --force to update anyway)"
                 case .forced: "\(current), updating anyway (--force)"
                 case .unknown: "cannot compare, updating"
+                case .activate: "a slot holds the package's image: activating it, nothing to upload"
+                case .confirm: "the device runs the package's image on test: confirming it, nothing to upload"
                 }
             line("installed \(installed), package \(packaged): \(decision)")
         case .progress(let progress):

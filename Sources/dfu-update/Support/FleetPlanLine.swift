@@ -32,6 +32,8 @@ enum FleetPlanLine {
             case .update: "would update"
             case .skip: "up to date, would skip"
             case .forced: "up to date, would update anyway (force)"
+            case .activate: "a slot holds the package's image, would only activate it"
+            case .confirm: "runs the package's image on test, would only confirm it"
             case .unknown, nil: "cannot compare versions, would update"
             }
         return

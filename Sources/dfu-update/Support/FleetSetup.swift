@@ -96,12 +96,15 @@ struct FleetSetup {
         return try usage { try FleetInventory(contentsOf: URL(fileURLWithPath: path)) }
     }
 
-    /// Each package the inventory names, read and checked; a failure in the contract's classes.
+    /// Each package the inventory names, read and checked (also that bootloaders can verify it);
+    /// a failure in the contract's classes.
     static func packages(_ paths: [String]) throws -> [String: FirmwarePackage] {
         var packages: [String: FirmwarePackage] = [:]
         for path in paths {
             do {
-                packages[path] = try FirmwarePackage(contentsOf: URL(fileURLWithPath: path))
+                let package = try FirmwarePackage(contentsOf: URL(fileURLWithPath: path))
+                try package.checkDevicesCanVerify()
+                packages[path] = package
             } catch {
                 throw CommandFailure(error) ?? error
             }

@@ -70,6 +70,7 @@ final class SMPUpdatePlanTests: XCTestCase {
         let plan = SMPUpdatePlan(
             package: MCUbootPackage(image: new), state: state, force: false, confirms: true)
         XCTAssertEqual(plan.steps, [.activate])
+        XCTAssertEqual(plan.versionCheck.decision, .activate, "nothing is uploaded")
         XCTAssertEqual(plan.images(.activate, of: MCUbootPackage(image: new)).map(\.image.hash), [new.hash])
     }
 
@@ -80,6 +81,7 @@ final class SMPUpdatePlanTests: XCTestCase {
         let confirming = SMPUpdatePlan(
             package: MCUbootPackage(image: new), state: state, force: false, confirms: true)
         XCTAssertEqual(confirming.steps, [.confirm])
+        XCTAssertEqual(confirming.versionCheck.decision, .confirm, "nothing is uploaded")
         XCTAssertFalse(confirming.isUpToDate)
         let testing = SMPUpdatePlan(
             package: MCUbootPackage(image: new), state: state, force: false, confirms: false)

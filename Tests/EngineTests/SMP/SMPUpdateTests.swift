@@ -27,7 +27,7 @@ final class SMPUpdateTests: XCTestCase {
 
     /// Runs one update; returns its result and every event.
     static func update(
-        _ image: MCUbootImage, on central: SimulatedCentral, options: DFUOptions = DFUOptions()
+        _ image: MCUbootImage, on central: any GATTCentral, options: DFUOptions = DFUOptions()
     ) async -> (DFUResult, [DFUEvent]) {
         let events = Locked<[DFUEvent]>([])
         let updater = SMPUpdater(
@@ -71,6 +71,52 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertEqual(central.snapshot(of: Self.address)?.activations, 1, "updated once")
     }
 
+    /// Issue 38: a link lost while the device is checked after its reset is found again, within
+    /// `retries`, and the image confirmed; out of retries, the advice speaks of no bootloader (an
+    /// SMP device runs its application).
+    func testALinkLostAfterTheResetIsFoundAgainToConfirm() async throws {
+        let image = try Self.image("1.1.0")
+        let simulated = try SimulatedCentral(devices: [Self.device()])
+        let (result, events) = await Self.update(
+            image, on: SMPFaultCentral(simulated, .dropAtStateRead, onConnection: 2))
+        XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(result.retries, 1)
+        let slot = try running(simulated)
+        XCTAssertEqual(slot.hash, image.hash)
+        XCTAssertTrue(slot.confirmed, "confirmed on the new link")
+        XCTAssertEqual(events.states.last, .completed)
+
+        var options = DFUOptions()
+        options.retries = 0
+        let once = try SimulatedCentral(devices: [Self.device()])
+        let (failed, _) = await Self.update(
+            image, on: SMPFaultCentral(once, .dropAtStateRead, onConnection: 2), options: options)
+        let failure = try XCTUnwrap(failed.failure)
+        XCTAssertEqual(failure.error, .deviceDisconnected)
+        XCTAssertFalse(failure.message.contains("bootloader"), failure.message)
+        XCTAssertTrue(failure.message.contains("resumes"), failure.message)
+    }
+
+    /// Issue 38: the answer to the last chunk is lost. The upload asks for the image list after
+    /// a short wait instead of waiting the whole response timeout, and resends nothing: the slot
+    /// lists the image.
+    func testALostLastAnswerIsProbedInsteadOfWaitedFor() async throws {
+        let image = try Self.image("1.1.0", size: 300 * 1024, seed: 9)
+        let (clean, _) = await Self.update(image, on: try SimulatedCentral(devices: [Self.device()]))
+        XCTAssertEqual(clean.outcome, .completed, "\(clean.failure?.message ?? "")")
+        let simulated = try SimulatedCentral(devices: [Self.device()])
+        let lossy = SMPFaultCentral(simulated, .loseUploadAnswer(offset: image.bytes.count), onConnection: 1)
+        let (result, events) = await Self.update(image, on: lossy)
+        XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(try running(simulated).hash, image.hash)
+        XCTAssertEqual(result.bytesResent, 0)
+        XCTAssertEqual(result.retries, 0)
+        let waited = result.duration - clean.duration
+        XCTAssertLessThan(waited, DFUOptions().responseTimeout / 10, "waited \(waited) for the lost answer")
+        XCTAssertTrue(
+            events.contains { if case .log(_, let line) = $0 { line.contains("image list") } else { false } })
+    }
+
     func testAResumedUploadResendsLessThanOneWindow() async throws {
         let central = try SimulatedCentral(devices: [Self.device { $0.faults = [.disconnectAt(bytes: 9000)] }]
         )
@@ -79,8 +125,8 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
         XCTAssertEqual(result.retries, 1)
         XCTAssertEqual(try running(central).hash, image.hash)
-        // the window: buf_count − 1 chunks of at most one buffer each
-        let window = (SMPDeviceConfiguration().bufferCount - 1) * SMPDeviceConfiguration().bufferSize
+        // the window: buf_count − 2 chunks of at most one buffer each
+        let window = (SMPDeviceConfiguration().bufferCount - 2) * SMPDeviceConfiguration().bufferSize
         XCTAssertLessThan(result.bytesResent, window, "resent \(result.bytesResent) bytes")
     }
 

@@ -56,6 +56,20 @@ final class SMPUploadWindowTests: XCTestCase {
         XCTAssertEqual(window.answered(sequence: 1, expectedOffset: 200), .unknown, "forgotten")
     }
 
+    func testOnlyTheLastChunkInFlightAndACompletedFile() {
+        var window = SMPUploadWindow(length: 300, capacity: 2, from: 0)
+        window.sent(sequence: 0, count: 100)
+        window.sent(sequence: 1, count: 100)
+        XCTAssertEqual(window.answered(sequence: 0, expectedOffset: 100), .accepted)
+        XCTAssertFalse(window.onlyTheLastChunkInFlight, "the file goes on")
+        window.sent(sequence: 2, count: 100)
+        XCTAssertEqual(window.answered(sequence: 1, expectedOffset: 200), .accepted)
+        XCTAssertTrue(window.onlyTheLastChunkInFlight)
+        window.completed()
+        XCTAssertTrue(window.isComplete)
+        XCTAssertEqual(window.answered(sequence: 2, expectedOffset: 300), .unknown, "forgotten")
+    }
+
     func testADeviceAheadOfTheChunkSkipsForward() {
         var window = SMPUploadWindow(length: 1000, capacity: 2, from: 0)
         window.sent(sequence: 0, count: 100)
@@ -64,8 +78,10 @@ final class SMPUploadWindowTests: XCTestCase {
         XCTAssertEqual(window.confirmed, 700)
     }
 
-    func testTheWindowKeepsOneBufferForTheAnswer() {
-        let parameters = [(1, 1), (2, 1), (4, 3), (16, 15)]
+    /// Issue 38: an answered request keeps its buffer and its answer's until the notification is
+    /// reported sent (Zephyr `smp_bt_tx_pkt`), which may be after the next chunk arrives.
+    func testTheWindowKeepsTwoBuffersFree() {
+        let parameters = [(1, 1), (2, 1), (3, 1), (4, 2), (16, 14)]
         for (count, capacity) in parameters {
             let window = SMPImageUpload.windowCapacity(.init(bufferSize: 384, bufferCount: UInt32(count)))
             XCTAssertEqual(window, capacity, "buf_count \(count)")

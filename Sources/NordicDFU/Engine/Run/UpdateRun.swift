@@ -38,13 +38,6 @@ struct UpdateRun {
                 session.finish(.skipped)
                 return
             }
-            if check.decision == .forced, check.deviceIsNewer, refusesDowngrade {
-                throw session.failure(
-                    .remoteExtendedErrorFwVersionFailure,
-                    "refused before sending: it runs \(check.installed ?? "?"), newer than the package's "
-                        + "\(check.package ?? "?"), and a Secure bootloader refuses that application "
-                        + "(its init packet is not a debug one); nothing was sent")
-            }
             guard current.mode.format == package.format else {
                 throw session.failure(
                     .deviceNotSupported,
@@ -86,18 +79,6 @@ struct UpdateRun {
     }
 
     // MARK: Version
-
-    /// Whether Nordic's Secure bootloaders take the package's application only from a lower
-    /// version (SDK 15–17 `nrf_dfu_validation.c`: the version check is skipped for debug init
-    /// packets only). Forcing an older one would be refused after the parts before it were
-    /// activated, leaving the device in its bootloader.
-    private var refusesDowngrade: Bool {
-        guard
-            case .secure(let initPacket)? = package.images.last(where: { $0.kind == .application })?
-                .decodedInitPacket
-        else { return false }
-        return !initPacket.isDebug
-    }
 
     /// The version the package installs: the user's word for it, or the application's init
     /// packet's.

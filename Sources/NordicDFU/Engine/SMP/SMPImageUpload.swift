@@ -68,15 +68,28 @@ struct SMPImageUpload {
                 + "\(MCUbootHeader.size)-byte header: the device needs a larger ATT MTU or SMP reassembly")
     }
 
-    /// Chunks in flight at most: one buffer of the device's stays free for its answer.
+    /// Chunks in flight at most: two of the device's buffers stay free. Zephyr's transport
+    /// (`smp_bt.c`) takes requests and answers from one pool, and `smp_bt_tx_pkt` keeps an answered
+    /// request's buffer and its answer's until the notification is reported sent
+    /// (`smp_notify_sem`), which the link layer learns from the central's next packet: the one
+    /// that may carry the next chunk. A chunk whose first write finds no buffer is lost whole.
     static func windowCapacity(_ parameters: MCUmgrParameters) -> Int {
-        max(1, Int(parameters.bufferCount) - 1)
+        max(1, Int(parameters.bufferCount) - 2)
     }
+
+    /// How long the upload waits for the answer to its last chunk, when nothing else is in
+    /// flight, before asking for the image list (a probe: the slot lists the image only once its
+    /// last chunk is written) rather than waiting the whole response timeout. Sending the chunk
+    /// again would not do: a device that took it has ended the upload and answers offset 0.
+    static let lastAnswerProbe: Duration = .milliseconds(500)
 
     private func stream(_ window: inout SMPUploadWindow, frameLimit: Int, match: Bool?) async throws -> Bool?
     {
         var match = match
         var lostInARow = 0
+        var unanswered = Duration.zero
+        /// The sequence number of the image list asked for as a probe, until it is answered.
+        var probe: UInt8?
         while !window.isComplete {
             try await session.controller.checkpoint()
             while window.canSend {
@@ -90,10 +103,21 @@ struct SMPImageUpload {
                 window.sent(sequence: sequence, count: end - offset)
             }
             let response: SMPResponse
+            let timeout = session.options.responseTimeout
+            let probing =
+                probe == nil && window.onlyTheLastChunkInFlight && unanswered + Self.lastAnswerProbe < timeout
             do {
                 response = try await channel.nextResponse(
-                    timeout: session.options.responseTimeout, waitingFor: "the answer to an upload chunk")
+                    timeout: probing ? Self.lastAnswerProbe : timeout - unanswered,
+                    waitingFor: "the answer to an upload chunk")
+            } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed && probing {
+                unanswered += Self.lastAnswerProbe
+                session.log(.verbose, "no answer to the last chunk yet: asking for the image list")
+                probe = try await channel.send(.imageState)
+                continue
             } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
+                unanswered = .zero
+                probe = nil
                 lostInARow += 1
                 guard lostInARow < Self.lostAnswerLimit else { throw failure }
                 session.log(
@@ -102,6 +126,17 @@ struct SMPImageUpload {
                 continue
             }
             lostInARow = 0
+            unanswered = .zero
+            if response.header.sequence == probe {
+                probe = nil
+                if try slotHoldsImage(response) {
+                    window.completed()
+                } else {
+                    session.log(.info, "the last chunk was lost: sending it again")
+                    window.answersLost()
+                }
+                continue
+            }
             let answer = try uploadAnswer(response)
             switch window.answered(sequence: response.header.sequence, expectedOffset: Int(answer.offset)) {
             case .accepted: match = answer.match ?? match
@@ -121,6 +156,15 @@ struct SMPImageUpload {
             let response = try await channel.nextResponse(
                 timeout: timeout, waitingFor: "the answer to the first chunk")
             if response.header.sequence == sequence { return try uploadAnswer(response) }
+        }
+    }
+
+    /// Whether the image list in `response` shows the image in a slot: its last chunk is written.
+    private func slotHoldsImage(_ response: SMPResponse) throws -> Bool {
+        do throws(SMPResponseError) {
+            return try ImageStateResponse(response).images.contains { $0.hash == image.hash }
+        } catch {
+            throw session.smpFailure(error, answering: SMPRequest.imageState.name)
         }
     }
 

@@ -34,7 +34,14 @@ struct SMPUpdatePlan: Equatable {
         let running = Self.running(first.imageIndex, in: state)
         let skipping = steps.allSatisfy { $0 == .upToDate || $0 == .deviceIsNewer }
         let notOlder = running?.parsedVersion.map { $0 >= first.image.header.version } ?? false
-        let decision: DFUVersionCheck.Decision = skipping ? .skip : (force && notOlder ? .forced : .update)
+        let decision: DFUVersionCheck.Decision =
+            if skipping {
+                .skip
+            } else if !steps.contains(.upload) {
+                steps.contains(.activate) ? .activate : .confirm
+            } else {
+                force && notOlder ? .forced : .update
+            }
         versionCheck = DFUVersionCheck(
             installed: running?.version, package: first.image.header.version.imageListDescription,
             decision: decision)

@@ -27,13 +27,10 @@ extension SMPUpdateRun {
                 return link
             }
             link = try await reset(link, whenReconnected: whenReconnected)
-            try checkRunning(marking, in: try await imageState(link))
             if activation == .testAndConfirm { toConfirm += marking }
         }
-        for image in toConfirm {
-            _ = try await link.channel.request(
-                .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
-        }
+        link = try await checkAndConfirm(
+            checking: marking, confirming: toConfirm, on: link, whenReconnected: whenReconnected)
         // A retry after a failure before this point is safe: its plan reads what the device runs
         // and holds, and confirms or activates only what is left.
         session.tally.partsActivated = marking.count + confirming.count
@@ -43,6 +40,34 @@ extension SMPUpdateRun {
                 "the new image runs on test: MCUboot reverts it at the next reset unless it is confirmed")
         }
         return link
+    }
+
+    /// Checks that the device runs each of `checking`, then confirms `confirming`. Both may be
+    /// asked again: a link lost meanwhile is found again (within `retries`) and the check and the
+    /// confirmations start over, as the device keeps what it runs and confirming twice is harmless.
+    private func checkAndConfirm(
+        checking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], on start: SMPLink,
+        whenReconnected: (SMPLink) -> Void
+    ) async throws -> SMPLink {
+        var link = start
+        var attempt = 0
+        while true {
+            do {
+                if !checking.isEmpty { try checkRunning(checking, in: try await imageState(link)) }
+                for image in confirming {
+                    _ = try await link.channel.request(
+                        .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
+                }
+                return link
+            } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
+                attempt += 1
+                link.channel.close()
+                await session.beginReconnection(attempt, after: failure, dropping: link.peripheral)
+                link = try await session.connectSMP(.address(link.address))
+                whenReconnected(link)
+                session.state(.validating)
+            }
+        }
     }
 
     /// Resets the device and connects again once it is back (MCUboot swaps the slots first). A

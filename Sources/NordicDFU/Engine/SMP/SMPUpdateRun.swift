@@ -48,7 +48,7 @@ struct SMPUpdateRun {
             session.finish(.completed)
         } catch {
             link?.channel.close()
-            await session.end(with: error, disconnecting: link?.peripheral)
+            await session.end(with: error, disconnecting: link?.peripheral, advice: \.smpAdvice)
         }
     }
 

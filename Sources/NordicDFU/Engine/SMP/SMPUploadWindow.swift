@@ -51,6 +51,8 @@ struct SMPUploadWindow: Sendable {
     var canSend: Bool { inFlight.count < capacity && nextOffset < length }
     /// Whether chunks wait for their answers.
     var hasChunksInFlight: Bool { !inFlight.isEmpty }
+    /// Whether the one chunk in flight is the file's last: no later answer can tell it was lost.
+    var onlyTheLastChunkInFlight: Bool { inFlight.count == 1 && nextOffset >= length }
     /// Whether the device holds the whole file.
     var isComplete: Bool { confirmed >= length }
 
@@ -71,6 +73,13 @@ struct SMPUploadWindow: Sendable {
         if expectedOffset == chunk.offset + chunk.count { return .accepted }
         rewind(to: expectedOffset)
         return .rewound(to: expectedOffset)
+    }
+
+    /// The device holds the whole file (its image list shows it), whatever answers are missing.
+    mutating func completed() {
+        inFlight.removeAll()
+        confirmed = length
+        nextOffset = length
     }
 
     /// No answer came in time: the chunks in flight are taken as lost, and the upload goes on
