@@ -103,6 +103,11 @@ public struct SimulationOptions: ParsableArguments {
         if let simulate, simulate != .smpApp, usesSMPOptions {
             throw ValidationError("--sim-slot-kib and the --sim-smp-* options need --simulate smp-app")
         }
+        if let simulate, let fault = simFault.first(where: { !$0.kinds.contains(simulate) }) {
+            let kinds = fault.kinds.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(
+                "--sim-fault \(fault) does nothing on a \(simulate.rawValue) device; it applies to \(kinds)")
+        }
     }
 
     /// The device these options describe, advertising at `address` (with `name`, when given).

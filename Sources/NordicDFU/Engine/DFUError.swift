@@ -162,15 +162,19 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var device: String
     /// What went wrong, in one clause.
     public var detail: String
+    /// What a person can try next: the error's own advice unless the update knew better (an SMP
+    /// update's, see `DFUError.smpAdvice(activation:)`).
+    public var advice: String
 
-    public init(_ error: DFUError, device: String, detail: String) {
+    public init(_ error: DFUError, device: String, detail: String, advice: String? = nil) {
         self.error = error
         self.device = device
         self.detail = detail
+        self.advice = advice ?? error.advice
     }
 
     /// One line for a person: the device, what failed, what to try.
-    public var message: String { "\(device): \(detail); \(error.advice)" }
+    public var message: String { "\(device): \(detail); \(advice)" }
 
     public var description: String { message }
 }

@@ -12,6 +12,7 @@ struct SMPUpdateRun {
 
     func run() async {
         var link: SMPLink?
+        session.speaksSMP = true
         do {
             session.state(.connecting)
             link = try await session.connectSMP(session.device)
