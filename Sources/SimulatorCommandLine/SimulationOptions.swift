@@ -106,7 +106,8 @@ public struct SimulationOptions: ParsableArguments {
         if let simulate, let fault = simFault.first(where: { !$0.kinds.contains(simulate) }) {
             let kinds = fault.kinds.map(\.rawValue).joined(separator: ", ")
             throw ValidationError(
-                "--sim-fault \(fault) does nothing on a \(simulate.rawValue) device; it applies to \(kinds)")
+                "--sim-fault \(fault) does nothing with --simulate \(simulate.rawValue); it applies to \(kinds)"
+            )
         }
     }
 

@@ -98,7 +98,7 @@ final class SimulationOptionsTests: XCTestCase {
             XCTAssertThrowsError(try SimulationOptions.parse(["--simulate", kind, "--sim-fault", fault])) {
                 let message = SimulationOptions.message(for: $0)
                 XCTAssertTrue(
-                    message.contains("--sim-fault \(fault) does nothing on a \(kind) device"), message)
+                    message.contains("--sim-fault \(fault) does nothing with --simulate \(kind)"), message)
                 XCTAssertTrue(message.contains(kinds), message)
             }
         }

@@ -19,7 +19,9 @@ extension FirmwarePackage {
             let checks = package.images.map { ($0.image.name, $0.image.verifySignature(with: mcuboot)) }
             signed = checks.contains { $0.1 != .unsigned }
             failing = checks.first { $0.1 != .valid && $0.1 != .unsigned }.map {
-                "the signature of \($0.0) does not verify (\($0.1.reason))"
+                // one image is the file itself, already named
+                let whose = package.images.count == 1 ? "its" : "the image \($0.0)'s"
+                return "\(whose) signature does not verify (\($0.1.reason))"
             }
         }
         if let failing {
