@@ -24,6 +24,10 @@ struct FlashCommand: ContractCommand {
             dfu_application.zip, reads the device's image list (skipping images it runs), \
             uploads each image with several chunks in flight (resuming after a lost link), then \
             activates them as --activation says and checks what the device runs.
+
+            With --public-key, every signed image (a Nordic init packet, an MCUboot image) must \
+            verify with that key before anything connects; an unsigned package has nothing to \
+            verify, and flash says so.
             """)
 
     @Argument(
@@ -68,7 +72,7 @@ struct FlashCommand: ContractCommand {
             contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
         if case .nordic(let nordic) = firmware { try nordic.checkBootloadersCanVerify() }
         if let key, try !firmware.checkSignatures(with: key, file: package), !json {
-            Output.error("\(package): no image is signed: nothing to verify with \(key.path)")
+            Output.error("\(package): \(key.nothingToVerify)")
         }
         if case .mcuboot(let images) = firmware { try checkPacketSize(for: images) }
         let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.simulatedDeviceAddress)

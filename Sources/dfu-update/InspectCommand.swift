@@ -35,12 +35,12 @@ struct InspectCommand: ContractCommand {
         // the key before the package: a key that is no key is a usage error whatever the package
         let key = try publicKey.map(PublicKeyFile.init(path:))
         switch try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)) {
-        case .nordic(let package): try describe(package, key: key?.nordic())
-        case .mcuboot(let package): try describe(package, key: key?.mcuboot())
+        case .nordic(let package): try describe(package, key: key?.nordic(), from: key)
+        case .mcuboot(let package): try describe(package, key: key?.mcuboot(), from: key)
         }
     }
 
-    private func describe(_ package: DFUPackage, key: DFUPublicKey?) throws {
+    private func describe(_ package: DFUPackage, key: DFUPublicKey?, from keyFile: PublicKeyFile?) throws {
         let report = PackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         // a check asked for and failed: the description above says which image
@@ -48,17 +48,19 @@ struct InspectCommand: ContractCommand {
         {
             try fail("the signature of image \(failing + 1) does not verify")
         }
-        if let publicKey, !json, !package.images.contains(where: \.isSigned) {
-            Output.line("no image is signed: nothing to verify with \(publicKey)")
+        if let key = keyFile, !json, !package.images.contains(where: \.isSigned) {
+            Output.line(key.nothingToVerify)
         }
     }
 
-    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?) throws {
+    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?, from keyFile: PublicKeyFile?)
+        throws
+    {
         let report = MCUbootPackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         if report.signatureFails { try fail("a signature does not verify") }
-        if let publicKey, !json, package.images.allSatisfy({ $0.image.signature == nil }) {
-            Output.line("no image is signed: nothing to verify with \(publicKey)")
+        if let key = keyFile, !json, package.images.allSatisfy({ $0.image.signature == nil }) {
+            Output.line(key.nothingToVerify)
         }
     }
 

@@ -47,6 +47,14 @@ final class FlashSMPCLITests: XCTestCase {
         XCTAssertEqual(nordicAccepted.status, 0, nordicAccepted.stderr)
     }
 
+    func testAnUnsignedPackageWithAKeyHasNothingToVerifyAndSaysSo() async throws {
+        let run = try await flash(
+            path("Firmware/legacy_app.zip"),
+            ["--simulate", "legacy", "--public-key", path("Firmware/dfu_test_key_public.pem")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("no image is signed: nothing to verify with"), run.stderr)
+    }
+
     func testInspectOfAnUnsignedImageWithAKeyHasNothingToVerify() async throws {
         let unsigned = path("Tests/MCUmgrTests/Fixtures/unsigned.bin")
         let key = path("Tests/MCUmgrTests/Fixtures/ecdsa-p256.pub.pem")

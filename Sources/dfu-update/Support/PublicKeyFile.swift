@@ -42,6 +42,9 @@ struct PublicKeyFile {
         }
     }
 
+    /// What `inspect` and `flash` say of a package with no signed image: nothing to verify.
+    var nothingToVerify: String { "no image is signed: nothing to verify with \(path)" }
+
     private func invalid(_ error: any Error, advice: String) -> CommandFailure {
         CommandFailure(
             errorClass: "invalid_public_key", message: "\(path): \(error); \(advice)", exitCode: .usage)

@@ -108,7 +108,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "SMP: the size of the device's image slot in bytes; a larger image is refused before connecting.",
+            "SMP: the size of the device's image slot in bytes (decimal or 0x hex); a larger image is refused before connecting.",
             discussion:
                 "Without it the device refuses an image too large for its slot when the upload starts."),
         transform: { try Ranged.integer($0, in: 1...(1 << 30)) })
