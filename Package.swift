@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(
             name: "NordicDFUTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "DFUSupport", "NordicDFU", "MCUmgr", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(

@@ -115,3 +115,14 @@ public struct NumberArgument<Value: FixedWidthInteger & Sendable>: ExpressibleBy
         self.value = value
     }
 }
+
+extension NumberArgument {
+    /// `text` read as `init(argument:)` reads it, for `transform:`: sizes, which imgtool and
+    /// Zephyr's partitions write in hex; the error names the forms accepted.
+    public static func parse(_ text: String) throws -> Value {
+        guard let number = NumberArgument(argument: text) else {
+            throw ValidationError("'\(text)' is not a whole number, decimal or 0x hex")
+        }
+        return number.value
+    }
+}

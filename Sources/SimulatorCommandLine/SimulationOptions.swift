@@ -37,10 +37,13 @@ public struct SimulationOptions: ParsableArguments {
             valueName: "file"))
     public var simPublicKey: String?
 
-    @Option(help: "ATT MTU the simulated device offers, 23 … 517 (247).")
+    @Option(
+        help: "ATT MTU the simulated device offers, 23 … 517 (247).", transform: NumberArgument<Int>.parse)
     public var simMtu: Int?
 
-    @Option(help: "The largest image, in KiB, the simulated device's free bank takes (900).")
+    @Option(
+        help: "The largest image, in KiB, the simulated device's free bank takes (900).",
+        transform: NumberArgument<Int>.parse)
     public var simBankKib: Int?
 
     @Option(
@@ -61,13 +64,14 @@ public struct SimulationOptions: ParsableArguments {
     public var simRealTimeFactor: Double?
 
     @Option(
-        help: "smp-app: bytes in each MCUboot slot, in KiB, 4 … 16384 (472, the nRF52840 DK's partitions).")
+        help: "smp-app: bytes in each MCUboot slot, in KiB, 4 … 16384 (472, the nRF52840 DK's partitions).",
+        transform: NumberArgument<Int>.parse)
     public var simSlotKib: Int?
 
     @Option(
         help:
-            "smp-app: the largest SMP frame the device takes (CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE), 64 … 65535 (384; NCS fast DFU 2475)."
-    )
+            "smp-app: the largest SMP frame the device takes (CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE), 64 … 65535 (384; NCS fast DFU 2475).",
+        transform: NumberArgument<Int>.parse)
     public var simSmpBufSize: Int?
 
     @Option(
@@ -122,6 +126,12 @@ public struct SimulationOptions: ParsableArguments {
         }
         if let simulate, simulate != .smpApp, usesSMPOptions {
             throw ValidationError("--sim-slot-kib and the --sim-smp-* options need --simulate smp-app")
+        }
+        if let simulate, let fault = simFault.first(where: { !$0.kinds.contains(simulate) }) {
+            let kinds = fault.kinds.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(
+                "--sim-fault \(fault) does nothing with --simulate \(simulate.rawValue); it applies to \(kinds)"
+            )
         }
     }
 

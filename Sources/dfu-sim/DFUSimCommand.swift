@@ -12,12 +12,14 @@ import SimulatorCommandLine
 struct DFUSimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dfu-sim",
-        abstract: "Serve a simulated Nordic nRF5 device on a Bluetooth adapter, for DFU clients to update.",
+        abstract:
+            "Serve a simulated device on a Bluetooth adapter for DFU clients to update: an nRF5 device (Nordic DFU) or a Zephyr device with MCUboot (SMP).",
         discussion: """
             Runs the same device model as `dfu-update flash --simulate` (bootloaders, flash, \
             faults; docs/simulator.md), but on a real adapter through bluetoothd: it registers \
             the running firmware's GATT table and advertises, and any DFU client (dfu-update, a \
-            phone's DFU app, nrf-ota) can update it. Across every reset it re-registers the new \
+            phone's DFU app, nrf-ota; for --simulate smp-app an SMP client such as smpmgr) can \
+            update it. Across every reset it re-registers the new \
             firmware's table and advertises again; a bootloader entered through buttonless DFU \
             without bonds advertises at the application's address + 1 (this needs root: raw HCI; \
             docs/dfu-sim.md). Stop it with Ctrl-C: it then says what the device holds.

@@ -3,6 +3,7 @@ import DFUSimulator
 import DFUSupport
 import Foundation
 import GATT
+import MCUmgr
 import NordicDFU
 import SimulatorCommandLine
 
@@ -23,6 +24,10 @@ struct FlashCommand: ContractCommand {
             dfu_application.zip, reads the device's image list (skipping images it runs), \
             uploads each image with several chunks in flight (resuming after a lost link), then \
             activates them as --activation says and checks what the device runs.
+
+            With --public-key, every signed image (a Nordic init packet, an MCUboot image) must \
+            verify with that key before anything connects; an unsigned package has nothing to \
+            verify, and flash says so.
             """)
 
     @Argument(
@@ -30,6 +35,13 @@ struct FlashCommand: ContractCommand {
             "The firmware: a Nordic DFU .zip or bare .bin/.hex, an nRF Connect SDK dfu_application.zip, or an MCUboot image."
     )
     var package: String
+
+    @Option(
+        name: .customLong("public-key"),
+        help: ArgumentHelp(
+            "Before connecting, check every signed image with this key: PEM (P-256, or Ed25519 for MCUboot) or nrfutil's 128-hex-digit form.",
+            valueName: "file"))
+    var publicKey: String?
 
     @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
     var device: String?
@@ -55,14 +67,19 @@ struct FlashCommand: ContractCommand {
     }
 
     func run() async throws {
+        let key = try publicKey.map(PublicKeyFile.init(path:))
         let firmware = try FirmwarePackage(
             contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
         try firmware.checkDevicesCanVerify()
-        let target = device.map(DeviceIdentifier.init) ?? .address(Self.simulatedDeviceAddress)
+        if let key, try !firmware.checkSignatures(with: key, file: package), !json {
+            Output.error("\(package): \(key.nothingToVerify)")
+        }
+        if case .mcuboot(let images) = firmware { try checkPacketSize(for: images) }
+        let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
         if simulation.simulate != nil {
-            let simulator = try SimulatedCentral(devices: [simulatedDevice(target)])
+            let simulator = try simulation.central(for: target)
             simulated = simulator
             central = simulator
         } else {
@@ -76,7 +93,10 @@ struct FlashCommand: ContractCommand {
             case .mcuboot(let images):
                 SMPUpdater(package: images, central: central, device: target, options: options)
             }
-        let reporter = FlashReporter(device: target.description, json: json)
+        let activation: DFUOptions.SMPActivation? =
+            if case .mcuboot = firmware { update.activation } else { nil }
+        let reporter = FlashReporter(
+            device: target.description, json: json, activation: activation, simulated: simulated != nil)
         let (controller, events) = updater.start(controller: DFUController(), observer: { _ in })
         let interrupt = InterruptHandler { controller.abort() }
         var result: DFUResult?
@@ -98,16 +118,19 @@ struct FlashCommand: ContractCommand {
         }
     }
 
-    /// The address a simulated device gets when `--device` is not an address.
-    static let simulatedDeviceAddress = "C0:DE:00:00:00:10"
-
-    /// The simulated device `--simulate` and the `--sim-*` options describe, found as `target`.
-    private func simulatedDevice(_ target: DeviceIdentifier) throws -> SimulatedDeviceConfiguration {
-        switch target {
-        case .address(let text): try simulation.configuration(address: BluetoothAddress(text)!)
-        case .name(let name):
-            try simulation.configuration(address: BluetoothAddress(Self.simulatedDeviceAddress)!, name: name)
-        }
+    /// Refuses, before connecting, a `--packet-size` too small for an image's first SMP frame,
+    /// which carries the whole MCUboot header.
+    private func checkPacketSize(for package: MCUbootPackage) throws {
+        let needed =
+            package.images.map {
+                ImageUploadChunk.smallestFirstFrame(
+                    image: UInt32($0.imageIndex), length: $0.image.bytes.count)
+            }.max() ?? 0
+        guard update.packetSize < needed else { return }
+        throw CommandFailure(
+            usage: "--packet-size \(update.packetSize): an SMP update needs packets of at least \(needed) "
+                + "bytes (the first frame carries the image's \(MCUbootHeader.size)-byte header); give "
+                + "--packet-size \(needed) or more, or leave it out; see --help")
     }
 
     private var options: DFUOptions {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// `dfu-update info`: connects to one device and reports its firmware versions and DFU support.
 struct InfoCommand: ContractCommand {
@@ -11,13 +12,15 @@ struct InfoCommand: ContractCommand {
             Reads the Device Information strings (firmware, hardware, software revision) and \
             finds out which protocol the device takes updates by (Secure or Legacy DFU, or SMP) \
             and whether it runs its application or the bootloader, as flash would; then \
-            disconnects.
+            disconnects. With --simulate KIND, asks the in-process simulated device instead (no \
+            Bluetooth needed).
             """)
 
     @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
     var device: String
 
     @OptionGroup var bluetooth: BluetoothOptions
+    @OptionGroup var simulation: SimulationOptions
 
     @Option(
         parsing: .unconditional,
@@ -40,7 +43,12 @@ struct InfoCommand: ContractCommand {
     static let readTimeout: Duration = .seconds(10)
 
     func run() async throws {
-        let central = try await bluetooth.central()
+        let central: any GATTCentral =
+            if simulation.simulate != nil {
+                try simulation.central(for: DeviceIdentifier(device))
+            } else {
+                try await bluetooth.central()
+            }
         let peripheral = try await central.connect(DeviceIdentifier(device), timeout: timeout.duration)
         let probe: DeviceProbe
         do {

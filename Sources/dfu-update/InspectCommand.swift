@@ -33,14 +33,14 @@ struct InspectCommand: ContractCommand {
 
     func run() async throws {
         // the key before the package: a key that is no key is a usage error whatever the package
-        let key = try publicKey.map { path in try Keys(path: path, text: Self.keyText(path)) }
+        let key = try publicKey.map(PublicKeyFile.init(path:))
         switch try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)) {
-        case .nordic(let package): try describe(package, key: key?.nordic())
-        case .mcuboot(let package): try describe(package, key: key?.mcuboot())
+        case .nordic(let package): try describe(package, key: key?.nordic(), from: key)
+        case .mcuboot(let package): try describe(package, key: key?.mcuboot(), from: key)
         }
     }
 
-    private func describe(_ package: DFUPackage, key: DFUPublicKey?) throws {
+    private func describe(_ package: DFUPackage, key: DFUPublicKey?, from keyFile: PublicKeyFile?) throws {
         let report = PackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         // a check asked for and failed: the description above says which image
@@ -48,63 +48,25 @@ struct InspectCommand: ContractCommand {
         {
             try fail("the signature of image \(failing + 1) does not verify")
         }
+        if let key = keyFile, !json, !package.images.contains(where: \.isSigned) {
+            Output.line(key.nothingToVerify)
+        }
     }
 
-    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?) throws {
+    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?, from keyFile: PublicKeyFile?)
+        throws
+    {
         let report = MCUbootPackageReport(package: package, file: self.package, key: key)
         Output.line(json ? report.json.serialized() : report.table)
         if report.signatureFails { try fail("a signature does not verify") }
+        if let key = keyFile, !json, package.images.allSatisfy({ $0.image.signature == nil }) {
+            Output.line(key.nothingToVerify)
+        }
     }
 
     /// Exit 65 after a signature check asked for failed; a person reads why.
     private func fail(_ what: String) throws -> Never {
         if !json { Output.error("error: \(self.package): \(what) with \(publicKey ?? "the key")") }
         throw ExitCode.invalidPackage
-    }
-
-    private static func keyText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(
-                errorClass: DFUPackageError.Kind.fileNotFound.rawValue,
-                message: "\(path): the public key file cannot be read; check the path and its permissions",
-                exitCode: .fileNotFound)
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `--public-key` read as either family's key, refused (exit 64) when it is neither, or not
-    /// the package's family's.
-    private struct Keys {
-        var path: String
-        var nordicKey: Result<DFUPublicKey, any Error>
-        var mcubootKey: Result<MCUbootPublicKey, any Error>
-
-        init(path: String, text: String) throws {
-            self.path = path
-            nordicKey = Result { try DFUPublicKey(text: text) }
-            mcubootKey = Result { try MCUbootPublicKey(pem: text) }
-            if case .failure(let error) = nordicKey, case .failure = mcubootKey {
-                throw invalid(
-                    error, advice: "give a PEM public key or nrfutil's hex form (nrfutil keys display)")
-            }
-        }
-
-        func nordic() throws -> DFUPublicKey {
-            do { return try nordicKey.get() } catch {
-                throw invalid(
-                    error, advice: "give the key the package was signed with (nrfutil keys display)")
-            }
-        }
-
-        func mcuboot() throws -> MCUbootPublicKey {
-            do { return try mcubootKey.get() } catch {
-                throw invalid(error, advice: "give the PEM key the image was signed for (imgtool getpub)")
-            }
-        }
-
-        private func invalid(_ error: any Error, advice: String) -> CommandFailure {
-            CommandFailure(
-                errorClass: "invalid_public_key", message: "\(path): \(error); \(advice)", exitCode: .usage)
-        }
     }
 }

@@ -30,7 +30,7 @@ struct MCUbootPackageReport {
             ("hash_algorithm", .string(image.hashAlgorithm.rawValue)),
             ("sha256", .string(image.fileSHA256.hexString())),
             ("signature", .optional(image.signature.map { "\($0.kind)" })),
-            ("signature_valid", key.map { .bool(image.verifySignature(with: $0) == .valid) } ?? .null),
+            ("signature_valid", signatureValid(image)),
         ])
     }
 
@@ -63,10 +63,18 @@ struct MCUbootPackageReport {
         }
     }
 
-    /// Whether a signature check was asked for and failed.
+    /// `signature_valid`: null without a key or for an unsigned image (nothing to verify).
+    private func signatureValid(_ image: MCUbootImage) -> JSONValue {
+        guard let key, image.signature != nil else { return .null }
+        return .bool(image.verifySignature(with: key) == .valid)
+    }
+
+    /// Whether a signature check was asked for and a signed image failed it.
     var signatureFails: Bool {
         guard let key else { return false }
-        return package.images.contains { $0.image.verifySignature(with: key) != .valid }
+        return package.images.contains {
+            $0.image.signature != nil && $0.image.verifySignature(with: key) != .valid
+        }
     }
 }
 

@@ -3,6 +3,7 @@ import DFUFleet
 import DFUSupport
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// `dfu-update scan`: lists the Bluetooth LE devices around, each once with its latest data.
 struct ScanCommand: ContractCommand {
@@ -12,10 +13,13 @@ struct ScanCommand: ContractCommand {
             "List nearby Bluetooth LE devices and whether they take firmware updates (Nordic DFU, SMP).",
         discussion: """
             Scans for --timeout seconds, then prints each device found once, with the latest \
-            data it advertised. With --json, one JSON object per line (JSON Lines).
+            data it advertised. With --json, one JSON object per line (JSON Lines). With \
+            --simulate KIND, the in-process simulated device advertises at C0:DE:00:00:00:10 (no \
+            Bluetooth needed).
             """)
 
     @OptionGroup var bluetooth: BluetoothOptions
+    @OptionGroup var simulation: SimulationOptions
 
     @Option(
         parsing: .unconditional,
@@ -35,7 +39,16 @@ struct ScanCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let central = try await bluetooth.central()
+        let central: any GATTCentral
+        let place: String
+        if simulation.simulate != nil {
+            central = try simulation.central(for: .address(SimulationOptions.simulatedDeviceAddress))
+            place = "the simulated link"
+        } else {
+            let adapter = try await bluetooth.central()
+            central = adapter
+            place = adapter.adapterName
+        }
         var order: [String] = []
         var latest: [String: Advertisement] = [:]
         for try await advertisement in central.scan(ScanFilter(), timeout: timeout.duration) {
@@ -45,7 +58,7 @@ struct ScanCommand: ContractCommand {
             latest[advertisement.address] = advertisement
         }
         if !json && order.isEmpty {
-            Output.error("no devices found on \(central.adapterName) in \(timeout.value.secondsForPeople)")
+            Output.error("no devices found on \(place) in \(timeout.value.secondsForPeople)")
         }
         for address in order {
             guard let advertisement = latest[address] else { continue }

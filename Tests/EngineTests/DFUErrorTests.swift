@@ -39,4 +39,20 @@ final class DFUErrorTests: XCTestCase {
         XCTAssertTrue(failure.message.hasPrefix("C0:DE:00:00:00:10: no answer; "))
         XCTAssertTrue(failure.message.contains("retry"))
     }
+
+    /// An SMP device runs its application throughout: its advice never speaks of a bootloader
+    /// waiting, and a revert under test-only does not advise test-only.
+    func testSMPAdviceIsSMPs() {
+        for error in [
+            DFUError.deviceDisconnected, .bytesLost, .receivingNotificationFailed, .deviceNotSupported,
+        ] {
+            let advice = error.smpAdvice(activation: .testAndConfirm)
+            XCTAssertFalse(advice.contains("bootloader"), "\(error): \(advice)")
+        }
+        XCTAssertFalse(DFUError.imageReverted.smpAdvice(activation: .testOnly).contains("test-only"))
+        XCTAssertEqual(
+            DFUError.imageReverted.smpAdvice(activation: .testAndConfirm), DFUError.imageReverted.advice)
+        let failure = DFUFailure(.bytesLost, device: "C0:DE:00:00:00:20", detail: "lost", advice: "try this")
+        XCTAssertEqual(failure.message, "C0:DE:00:00:00:20: lost; try this")
+    }
 }

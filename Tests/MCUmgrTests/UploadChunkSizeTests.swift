@@ -48,6 +48,20 @@ final class UploadChunkSizeTests: XCTestCase {
         XCTAssertEqual(ImageUploadChunk.maximumDataCount(frameLimit: 20, offset: 4096, start: nil), 0)
     }
 
+    /// The smallest frame holds the first chunk with the whole 32-byte header, and one byte less
+    /// does not: 8 (header) + 1 (map) + 5 ("off" 0) + 5 ("data") + 2 + 32 + 4 ("len") + 3 (49816).
+    func testSmallestFirstFrameHoldsTheHeader() {
+        let start = ImageUploadChunk.Start(length: 49816, sha256: nil)
+        let smallest = ImageUploadChunk.smallestFirstFrame(image: 0, length: 49816)
+        XCTAssertEqual(smallest, 60)
+        XCTAssertEqual(frameCount(offset: 0, start: start, dataCount: MCUbootHeader.size), smallest)
+        XCTAssertLessThan(
+            ImageUploadChunk.maximumDataCount(frameLimit: smallest - 1, offset: 0, start: start),
+            MCUbootHeader.size)
+        // a file shorter than a header needs only its own bytes
+        XCTAssertLessThan(ImageUploadChunk.smallestFirstFrame(image: 0, length: 10), smallest)
+    }
+
     func testFrameLimitOverBluetooth() {
         XCTAssertEqual(
             ImageUploadChunk.frameLimit(attMTU: 247, bufferSize: 384, deviceReassembles: false), 244)

@@ -106,6 +106,30 @@ final class FlashCLITests: XCTestCase {
         XCTAssertTrue(message.contains("C0:DE:00:00:00:10"), message)
     }
 
+    /// The README's first command: the simulated bootloader drops packets while its flash is
+    /// busy, which the engine sends again as it learns the device's pace; a clean run reports
+    /// no resent bytes to a person, and its durations as simulated link time.
+    func testACleanRunResendsOnlyForTheDevicesPace() async throws {
+        let package = try Fixtures.url("secure/secure_app_12k_hex_signed_version_string.zip").path
+        let json = try await CLIRunner.run(["flash", package, "--simulate", "secure-app", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let result = try checkEvents(json, device: "C0:DE:00:00:00:10")
+        XCTAssertEqual(try result.int("bytes_resent_for_pace"), try result.int("bytes_resent"))
+        let human = try await CLIRunner.run(["flash", package, "--simulate", "secure-app"])
+        XCTAssertEqual(human.status, 0, human.stderr)
+        let last = String(human.stderr.split(separator: "\n").last ?? "")
+        XCTAssertTrue(last.hasPrefix("updated C0:DE:00:00:00:10: "), last)
+        XCTAssertFalse(last.contains("resent"), last)
+        XCTAssertTrue(last.hasSuffix(" of simulated link time"), last)
+        // a checksum the device got wrong is a fault: its object sent again is counted
+        let faulty = try await CLIRunner.run(
+            ["flash", package, "--simulate", "secure-app", "--sim-fault", "crc-error=3", "--json"])
+        XCTAssertEqual(faulty.status, 0, faulty.stderr)
+        let faultyResult = try checkEvents(faulty, device: "C0:DE:00:00:00:10")
+        XCTAssertGreaterThan(
+            try faultyResult.int("bytes_resent"), try faultyResult.int("bytes_resent_for_pace"))
+    }
+
     /// A person reads (on stderr) whether the device is as new as the package or newer.
     func testHumanOutputSaysTheDeviceRunsANewerVersion() async throws {
         let package = try Fixtures.url("secure/secure_app_4096_bin_signed.zip").path

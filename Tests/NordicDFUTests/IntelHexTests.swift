@@ -6,11 +6,8 @@ import XCTest
 
 /// Intel HEX to binary, and bare firmware packages.
 final class IntelHexTests: XCTestCase {
-    /// One record line with its checksum.
     private func record(_ type: UInt8, _ address: UInt16, _ data: [UInt8]) -> String {
-        let bytes = [UInt8(data.count), UInt8(address >> 8), UInt8(address & 0xFF), type] + data
-        let checksum = UInt8(truncatingIfNeeded: 0 &- bytes.reduce(0, &+))
-        return ":" + (bytes + [checksum]).map { String(format: "%02X", $0) }.joined()
+        IntelHexText.record(type, address, data)
     }
 
     private func linear(_ upper: UInt16) -> String { record(4, 0, [UInt8(upper >> 8), UInt8(upper & 0xFF)]) }

@@ -67,6 +67,19 @@ final class SMPOptionsTests: XCTestCase {
         }
     }
 
+    /// Sizes as imgtool and Zephyr's partitions write them: hex.
+    func testSizesTakeHex() throws {
+        let configuration = try SimulationOptions.parse([
+            "--simulate", "smp-app", "--sim-slot-kib", "0x1D8", "--sim-smp-buf-size", "0x9AB", "--sim-mtu",
+            "0xF7",
+        ]).configuration(address: address)
+        XCTAssertEqual(configuration.smp.slotSize, 472 * 1024)
+        XCTAssertEqual(configuration.smp.bufferSize, 2475)
+        XCTAssertEqual(configuration.mtu, 247)
+        XCTAssertThrowsError(
+            try SimulationOptions.parse(["--simulate", "smp-app", "--sim-slot-kib", "0xZZ"]))
+    }
+
     func testFleetEntryTakesTheSMPKeys() throws {
         let json = """
             {"devices": [{"device": "C0:DE:00:00:00:20", "package": "app.zip",

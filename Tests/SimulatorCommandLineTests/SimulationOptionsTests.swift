@@ -80,7 +80,7 @@ final class SimulationOptionsTests: XCTestCase {
             "--simulate", "legacy-app", "--sim-dfu-version", "0.6", "--sim-firmware-version", "2.0.1",
             "--sim-app-version", "3", "--sim-hw-version", "53", "--sim-sd-id", "0x88", "--sim-public-key",
             try keyFile().path,
-            "--sim-mtu", "185", "--sim-bank-kib", "2048", "--sim-fault", "crc-error=2", "--sim-fault",
+            "--sim-mtu", "185", "--sim-bank-kib", "2048", "--sim-fault", "drop-final-answer=2", "--sim-fault",
             "slow-flash=300",
         ])
         let configuration = try options.configuration(address: address, name: "Thermo")
@@ -95,7 +95,37 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertNotNil(configuration.publicKey)
         XCTAssertEqual(configuration.mtu, 185)
         XCTAssertEqual(configuration.bankCapacity, 2048 * 1024)
-        XCTAssertEqual(configuration.faults, [.crcError(2), .slowFlash(.milliseconds(300))])
+        XCTAssertEqual(configuration.faults, [.dropFinalAnswer(2), .slowFlash(.milliseconds(300))])
+    }
+
+    func testRefusesAFaultTheKindDoesNotInjectNamingTheKindsItAppliesTo() throws {
+        let cases: [(String, String, String)] = [
+            ("smp-app", "crc-error=1", "applies to secure, secure-app, secure-app-bonded"),
+            ("legacy", "crc-error=1", "applies to secure, secure-app, secure-app-bonded"),
+            ("secure-app", "revert-after-test", "applies to smp-app"),
+            (
+                "smp-app", "drop-final-answer=1",
+                "applies to secure, secure-app, secure-app-bonded, legacy, legacy-app"
+            ),
+        ]
+        for (kind, fault, kinds) in cases {
+            XCTAssertThrowsError(try SimulationOptions.parse(["--simulate", kind, "--sim-fault", fault])) {
+                let message = SimulationOptions.message(for: $0)
+                XCTAssertTrue(
+                    message.contains("--sim-fault \(fault) does nothing with --simulate \(kind)"), message)
+                XCTAssertTrue(message.contains(kinds), message)
+            }
+        }
+        XCTAssertNoThrow(
+            try SimulationOptions.parse(["--simulate", "smp-app", "--sim-fault", "disconnect-at=100"]))
+        let json = """
+            {"devices": [{"device": "sim-1", "simulate": {"kind": "secure-app", "faults": ["revert-after-test"]}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        XCTAssertThrowsError(try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)) {
+            XCTAssertTrue("\($0)".contains("device 'sim-1'"), "\($0)")
+            XCTAssertTrue("\($0)".contains("applies to smp-app"), "\($0)")
+        }
     }
 
     func testDefaultsAreTheContracts() throws {

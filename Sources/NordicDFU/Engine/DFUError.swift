@@ -162,15 +162,15 @@ public struct DFUFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var device: String
     /// What went wrong, in one clause.
     public var detail: String
-    /// What to try: the error's `advice`, unless the protocol's own fits better (an SMP update's
-    /// lost link leaves no device waiting in a bootloader).
+    /// What a person can try next: the error's own advice unless the update knew better (an SMP
+    /// update's, see `DFUError.smpAdvice(activation:)`).
     public var advice: String
 
-    public init(_ error: DFUError, device: String, detail: String) {
+    public init(_ error: DFUError, device: String, detail: String, advice: String? = nil) {
         self.error = error
         self.device = device
         self.detail = detail
-        advice = error.advice
+        self.advice = advice ?? error.advice
     }
 
     /// One line for a person: the device, what failed, what to try.

@@ -38,6 +38,9 @@ public struct DFUResult: Sendable {
     /// mismatch, packets the device lost, a Legacy part restarted. The engine recovers from
     /// these by itself; a large share says the link or the device struggles.
     public var bytesResent: Int
+    /// Of `bytesResent`, those the device dropped while its flash was busy (Secure DFU), sent
+    /// again while the engine learnt the device's pace: expected on a healthy link, not a fault.
+    public var bytesResentForPace: Int
     /// From the start to the end of the update, on the link's time.
     public var duration: Duration
     /// Reconnections after a lost link or restarts of a part.
@@ -53,9 +56,10 @@ public struct DFUResult: Sendable {
     public init(
         outcome: Outcome, bytesSent: Int, duration: Duration, retries: Int,
         transferDurations: [Duration] = [],
-        partsActivated: Int = 0, bytesResent: Int = 0
+        partsActivated: Int = 0, bytesResent: Int = 0, bytesResentForPace: Int = 0
     ) {
         self.bytesResent = bytesResent
+        self.bytesResentForPace = bytesResentForPace
         self.outcome = outcome
         self.bytesSent = bytesSent
         self.duration = duration

@@ -15,8 +15,11 @@ enum IntelHex {
         var tooLarge = false
     }
 
-    /// The image `text` describes; empty when it has no data in ``keptAddresses``.
-    static func image(from text: [UInt8], maximumSize: Int) throws(Invalid) -> [UInt8] {
+    /// The image `text` describes; empty when it has no data in ``keptAddresses``. Padded to a
+    /// multiple of 4 bytes unless `wordAligned` is false (an MCUboot image keeps its length).
+    static func image(from text: [UInt8], maximumSize: Int, wordAligned: Bool = true) throws(Invalid)
+        -> [UInt8]
+    {
         var chunks: [(address: Int, bytes: ArraySlice<UInt8>)] = []
         var base = 0
         var sawEnd = false
@@ -47,7 +50,7 @@ enum IntelHex {
             if sawEnd { break }
         }
         guard sawEnd else { throw Invalid(reason: "no end-of-file record: the file looks truncated") }
-        return try assemble(chunks, maximumSize: maximumSize)
+        return try assemble(chunks, maximumSize: maximumSize, wordAligned: wordAligned)
     }
 
     /// The bytes of one `:LLAAAATT…CC` record, checksum verified.
@@ -88,7 +91,7 @@ enum IntelHex {
 
     /// Lays the kept parts of the chunks into one 0xFF-filled image.
     private static func assemble(
-        _ chunks: [(address: Int, bytes: ArraySlice<UInt8>)], maximumSize: Int
+        _ chunks: [(address: Int, bytes: ArraySlice<UInt8>)], maximumSize: Int, wordAligned: Bool
     ) throws(Invalid) -> [UInt8] {
         let kept: [(address: Int, bytes: ArraySlice<UInt8>)] = chunks.compactMap { chunk in
             let start = max(chunk.address, keptAddresses.lowerBound)
@@ -105,7 +108,7 @@ enum IntelHex {
             }
             end = chunk.address + chunk.bytes.count
         }
-        let size = (end - first.address + 3) & ~3
+        let size = wordAligned ? (end - first.address + 3) & ~3 : end - first.address
         guard size <= maximumSize else {
             throw Invalid(
                 reason: "the image spans \(size) bytes, more than the \(maximumSize) allowed", tooLarge: true)

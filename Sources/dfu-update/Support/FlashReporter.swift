@@ -16,10 +16,16 @@ final class FlashReporter: @unchecked Sendable {
     private var lastPlainPercent = -1
     /// The version check, for the result line of a skipped device.
     private var versionCheck: DFUVersionCheck?
+    /// How an SMP update activates its images; nil for Nordic DFU.
+    private let activation: DFUOptions.SMPActivation?
+    /// Whether the device is simulated: its durations are link time the simulation counts.
+    private let simulated: Bool
 
-    init(device: String, json: Bool) {
+    init(device: String, json: Bool, activation: DFUOptions.SMPActivation? = nil, simulated: Bool = false) {
         self.device = device
         self.json = json
+        self.activation = activation
+        self.simulated = simulated
     }
 
     func report(_ event: DFUEvent) {
@@ -74,8 +80,10 @@ final class FlashReporter: @unchecked Sendable {
                 [("event", .string("result"))] + head + [
                     ("result", .string(result.identifier)), ("error", error),
                     ("bytes_sent", .int(result.bytesSent)), ("bytes_resent", .int(result.bytesResent)),
+                    ("bytes_resent_for_pace", .int(result.bytesResentForPace)),
                     ("duration_seconds", .double(result.duration.seconds)),
                     ("retries", .int(result.retries)),
+                    ("activation", .optional(completedActivation(result)?.contractName)),
                 ])
         }
     }
@@ -110,10 +118,13 @@ final class FlashReporter: @unchecked Sendable {
         case .result(let result):
             switch result.outcome {
             case .completed:
-                let resent = result.bytesResent > 0 ? " (\(result.bytesResent) of them resent)" : ""
+                // bytes the device dropped while its flash was busy are its pace, not a fault
+                let lost = result.bytesResent - result.bytesResentForPace
+                let resent = lost > 0 ? " (\(lost) of them resent)" : ""
+                let clock = simulated ? " of simulated link time" : ""
                 line(
-                    "updated \(device): \(Plural.count(result.bytesSent, "byte"))\(resent) in \(result.duration.secondsForPeople)"
-                )
+                    "updated \(device): \(Plural.count(result.bytesSent, "byte"))\(resent) in \(result.duration.secondsForPeople)\(clock)"
+                        + (completedActivation(result)?.sentence ?? ""))
             case .skipped where versionCheck?.deviceIsNewer == true:
                 line("\(device) runs a newer version than the package; nothing was sent")
             case .skipped: line("\(device) is up to date")
@@ -126,6 +137,12 @@ final class FlashReporter: @unchecked Sendable {
                 line("error: \(failure.message) (\(failure.error.name), code \(failure.error.rawValue))")
             }
         }
+    }
+
+    /// The activation of an SMP update that completed.
+    private func completedActivation(_ result: DFUResult) -> DFUOptions.SMPActivation? {
+        guard case .completed = result.outcome else { return nil }
+        return activation
     }
 
     private func progressLine(_ progress: DFUProgress) {

@@ -108,7 +108,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "SMP: the size of the device's image slot in bytes; a larger image is refused before connecting.",
+            "SMP: the size of the device's image slot in bytes (decimal or 0x hex); a larger image is refused before connecting.",
             discussion:
                 "Without it the device refuses an image too large for its slot when the upload starts."),
         transform: { try Ranged.integer($0, in: 1...(1 << 30)) })
@@ -150,13 +150,17 @@ struct UpdateOptions: ParsableArguments {
     }
 }
 
-/// Whole numbers in a range, read so that the error states the range (`--prn -1` is a value out
-/// of range, not a missing one).
+/// Whole numbers in a range, decimal or `0x` hexadecimal (imgtool and Zephyr's partitions write
+/// sizes in hex), read so that the error states the range (`--prn -1` is a value out of range,
+/// not a missing one).
 enum Ranged {
     static func integer(_ text: String, in range: ClosedRange<Int>) throws -> Int {
-        guard let value = Int(text), range.contains(value) else {
+        let lower = text.lowercased()
+        let parsed = lower.hasPrefix("0x") ? Int(lower.dropFirst(2), radix: 16) : Int(text)
+        guard let value = parsed, range.contains(value) else {
             throw ValidationError(
-                "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+                "'\(text)' is not a whole number (decimal or 0x hex) from \(range.lowerBound) to \(range.upperBound)"
+            )
         }
         return value
     }

@@ -52,13 +52,13 @@ extension UpdateSession {
                     in: services, options: options, timeout: options.notificationTimeout)
             else {
                 await peripheral.disconnect()
-                let smp = services.contains { $0.uuid == SMPUUIDs.service }
+                guard services.contains(where: { $0.uuid == SMPUUIDs.service }) else {
+                    throw failure(.deviceNotSupported, "it offers neither Secure nor Legacy DFU")
+                }
                 throw failure(
                     .deviceNotSupported,
-                    "\(peripheral.address) offers neither Secure nor Legacy DFU"
-                        + (smp
-                            ? " but SMP (MCUmgr): update it with an MCUboot image or dfu_application.zip"
-                            : ""))
+                    "it offers SMP (MCUmgr), not Nordic DFU, and the file is a Nordic DFU package",
+                    advice: "give it an MCUboot image (.bin or .hex) or a dfu_application.zip")
             }
             log(.info, "connected to \(peripheral.address): \(mode.summary)")
             return DFUConnection(peripheral: peripheral, services: services, mode: mode)

@@ -13,11 +13,8 @@ extension UpdateSession {
     }
 
     /// Ends an update that `error` stopped: drops the link to `peripheral`, then reports the
-    /// user's abort, or the failure as one `DFUError` with what `advice` says to try.
-    func end(
-        with error: any Error, disconnecting peripheral: (any GATTPeripheral)?,
-        advice: (DFUError) -> String = \.advice
-    ) async {
+    /// user's abort, or the failure as one `DFUError`.
+    func end(with error: any Error, disconnecting peripheral: (any GATTPeripheral)?) async {
         let aborted = controller.isAborted || error is CancellationError
         if let peripheral {
             // in a task of its own: a cancelled update still drops its link
@@ -29,10 +26,9 @@ extension UpdateSession {
             finish(.aborted)
             return
         }
-        var failure =
+        let failure =
             (mapped(error, during: .invalidInternalState) as? DFUFailure)
             ?? self.failure(.invalidInternalState, "\(error)")
-        failure.advice = advice(failure.error)
         // the result carries the failure; the line is for logs that follow the update
         log(.info, "failed: \(failure.message)")
         finish(.failed(failure))

@@ -22,6 +22,8 @@ final class UpdateSession {
     /// What Secure DFU learned of the device's pace.
     var pacing = SecurePacing()
     private var lastState: DFUState?
+    /// Whether the update is an SMP one, whose failures get SMP advice rather than Nordic DFU's.
+    var speaksSMP = false
 
     init(
         central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, controller: DFUController,
@@ -66,8 +68,11 @@ final class UpdateSession {
         logger[metadataKey: "part"] = part.map { .string("\($0)/\(total)") }
     }
 
-    func failure(_ error: DFUError, _ detail: String) -> DFUFailure {
-        DFUFailure(error, device: deviceName, detail: detail)
+    /// A failure of this update; `advice`, when given, instead of the error's (the protocol's).
+    func failure(_ error: DFUError, _ detail: String, advice: String? = nil) -> DFUFailure {
+        DFUFailure(
+            error, device: deviceName, detail: detail,
+            advice: advice ?? (speaksSMP ? error.smpAdvice(activation: options.smpActivation) : nil))
     }
 
     /// Ends the event stream with the result.

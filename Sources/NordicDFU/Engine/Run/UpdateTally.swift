@@ -17,7 +17,8 @@ struct UpdateTally {
         let writes = firmwareWrites.withLock { $0 }
         return DFUResult(
             outcome: outcome, bytesSent: writes.total, duration: duration, retries: retries,
-            transferDurations: transferDurations, partsActivated: partsActivated, bytesResent: writes.resent)
+            transferDurations: transferDurations, partsActivated: partsActivated, bytesResent: writes.resent,
+            bytesResentForPace: writes.resentForPace)
     }
 }
 
@@ -26,15 +27,25 @@ struct UpdateTally {
 struct FirmwareWrites {
     var total = 0
     var resent = 0
+    /// Of `resent`, those written again while `pacing`.
+    var resentForPace = 0
+    /// Whether what is written again now makes up for packets the device dropped while its flash
+    /// was busy (until the object is complete).
+    var pacing = false
     /// The end of the highest range of the current part written so far.
     private var partEnd = 0
 
     /// `range` (offsets in the part's image) was written.
     mutating func record(_ range: Range<Int>) {
         total += range.count
-        resent += max(0, min(range.upperBound, partEnd) - range.lowerBound)
+        let again = max(0, min(range.upperBound, partEnd) - range.lowerBound)
+        resent += again
+        if pacing { resentForPace += again }
         partEnd = max(partEnd, range.upperBound)
     }
 
-    mutating func startPart() { partEnd = 0 }
+    mutating func startPart() {
+        partEnd = 0
+        pacing = false
+    }
 }

@@ -12,17 +12,6 @@ extension DFUError {
             }
         self = code.flatMap(DFUError.init(rawValue:)) ?? .unsupportedResponse
     }
-
-    /// What to try after an SMP update failed: a lost link or answer leaves the device running
-    /// its application, holding what it received, so a retry resumes; otherwise `advice`.
-    var smpAdvice: String {
-        switch self {
-        case .deviceDisconnected, .bytesLost, .receivingNotificationFailed:
-            "move closer to the device and retry; it keeps running its application and the bytes it "
-                + "received, and the update resumes from there"
-        default: advice
-        }
-    }
 }
 
 extension UpdateSession {

@@ -13,9 +13,22 @@ struct SMPLink {
 }
 
 extension UpdateSession {
-    /// Connects to an SMP device (several attempts) and learns its buffers.
+    /// Connects to an SMP device (several attempts) and learns its buffers; a lost answer to
+    /// that first request reconnects and asks again, within `DFUOptions.retries`.
     func connectSMP(_ target: DeviceIdentifier) async throws -> SMPLink {
-        try await prepare(try await connect(target, inspecting: inspectSMP))
+        var attempt = 0
+        while true {
+            let link = try await connect(target, inspecting: inspectSMP)
+            do {
+                return try await prepare(link)
+            } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
+                attempt += 1
+                tally.retries += 1
+                log(.info, "\(failure.detail); connecting again (\(attempt) of \(options.retries))")
+                link.channel.close()
+                await link.peripheral.disconnect()
+            }
+        }
     }
 
     /// Finds an SMP device again after its reset, at its address, within `timeout`.
@@ -31,11 +44,12 @@ extension UpdateSession {
         guard let characteristic = SMPUUIDs.characteristic(in: services)
         else {
             await peripheral.disconnect()
-            let nordic = DFUDeviceSupport.advertisedProtocol(services.map(\.uuid), uuids: options.uuids)
+            guard let nordic = DFUDeviceSupport.advertisedProtocol(services.map(\.uuid), uuids: options.uuids)
+            else { throw failure(.deviceNotSupported, "it offers no SMP (MCUmgr) service") }
             throw failure(
                 .deviceNotSupported,
-                "\(peripheral.address) offers no SMP (MCUmgr) service"
-                    + (nordic.map { " but \($0.rawValue) DFU: update it with a Nordic DFU package" } ?? ""))
+                "it offers \(nordic.rawValue) DFU, not SMP (MCUmgr), and the file is an MCUboot update",
+                advice: "give it a Nordic DFU package (an nrfutil .zip, or a .bin/.hex application)")
         }
         let channel = try await SMPChannel.open(characteristic, device: peripheral.address, session: self)
         return SMPLink(peripheral: peripheral, channel: channel)

@@ -12,6 +12,7 @@ struct SMPUpdateRun {
 
     func run() async {
         var link: SMPLink?
+        session.speaksSMP = true
         do {
             session.state(.connecting)
             link = try await session.connectSMP(session.device)
@@ -48,7 +49,7 @@ struct SMPUpdateRun {
             session.finish(.completed)
         } catch {
             link?.channel.close()
-            await session.end(with: error, disconnecting: link?.peripheral, advice: \.smpAdvice)
+            await session.end(with: error, disconnecting: link?.peripheral)
         }
     }
 

@@ -60,6 +60,11 @@ struct DataObjectRecovery {
         case createAgainAfterMismatch(attempt: Int)
         /// Give up: `bytesLost` or `crcError`.
         case fail(DFUError, String)
+
+        /// Whether only the object's lost tail is sent again (the device holds a clean prefix).
+        var resendsTail: Bool {
+            if case .resendTail = self { true } else { false }
+        }
     }
 
     /// A loss right after Create that the flash wait should learn from.

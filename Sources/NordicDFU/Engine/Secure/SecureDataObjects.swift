@@ -113,6 +113,10 @@ extension SecureFirmwareTransfer {
                     heldOffset: offset, crcMatches: crcMatches(crc, upTo: offset), waited: waited,
                     createRoundTrip: createRoundTrip, streamDuration: session.linkTime.now() - streamStart))
             if let loss { learnSlowerFlash(loss, firstObjectOfPart: isFirstObject) }
+            // the tail a busy flash dropped, sent again, is the device's pace, not a fault
+            session.tally.firmwareWrites.withLock {
+                $0.pacing = decision.resendsTail && (loss != nil || $0.pacing)
+            }
             switch decision {
             case .complete(let wasClean):
                 if wasClean { session.pacing.flashWait.learnCleanObject() }
@@ -216,7 +220,8 @@ extension SecureFirmwareTransfer {
             firstObjectOfPart: firstObjectOfPart)
         session.log(
             .info,
-            "the device could not take packets for \(loss.blocked); waiting \(session.pacing.flashWait.afterCreate) "
+            "the device could not take packets for \(loss.blocked.secondsForPeople); waiting "
+                + "\(session.pacing.flashWait.afterCreate.secondsForPeople) "
                 + "after the next Create")
     }
 }
