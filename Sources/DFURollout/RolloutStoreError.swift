@@ -19,3 +19,22 @@ public enum RolloutStoreError: Error, Equatable, Sendable {
     /// outage or needs a person.
     case storage(StoreFailure)
 }
+
+extension RolloutStoreError: CustomStringConvertible {
+    /// The refusal in a few words, for a log line or an event's reason (never a type dump).
+    public var description: String {
+        switch self {
+        case .rolloutExists(let name): "a rollout named \(name) exists already"
+        case .noSuchRollout(let name): "the store has no rollout named \(name)"
+        case .noSuchPackage(let digest): "the rollout has no package \(digest)"
+        case .invalidSpec(let message): message
+        case .leaseLost(let device): "the lease on \(device) was lost to another gateway"
+        case .invalidTransition(let state, let command):
+            "a rollout that is \(state.rawValue) cannot be told to \(command.rawValue)"
+        case .packageDigestMismatch(let expected, let actual):
+            "a package's bytes hash to \(actual), not \(expected); the store's copy is damaged"
+        case .gatewayNameInUse(let name, _): "another gateway named \(name) is running on this store"
+        case .storage(let failure): "the rollout store failed: \(failure.message)"
+        }
+    }
+}

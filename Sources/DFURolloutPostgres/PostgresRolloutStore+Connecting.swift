@@ -22,7 +22,7 @@ extension PostgresRolloutStore {
         let noAnswer = RolloutStoreError.storage(
             StoreFailure(
                 .unreachable,
-                "no answer from the server at \(location.host):\(location.port) within \(callTimeout)"
+                "no answer from the server at \(location.host):\(location.port) within \(callTimeout.secondsForPeople)"
             ))
         let connection = try await withRealTimeout(
             callTimeout, orThrow: { noAnswer },

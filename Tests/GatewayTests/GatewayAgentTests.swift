@@ -108,7 +108,8 @@ final class GatewayAgentTests: XCTestCase {
             return XCTFail("the gateway did not stop with the store's refusal")
         }
         XCTAssertEqual(failure, denied)
-        XCTAssertEqual(refusing.calls, 1, "asked again after a refusal")
+        // the refused announcement, then the name withdrawn on the way out: no second claim
+        XCTAssertEqual(refusing.calls, 2, "asked again after a refusal")
         XCTAssertTrue(
             gateway.events.withLock { $0 }.allSatisfy {
                 if case .storeUnavailable = $0.event { false } else { true }

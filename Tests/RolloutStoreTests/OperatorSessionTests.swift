@@ -47,7 +47,7 @@ final class OperatorSessionTests: PostgresTestCase {
             XCTAssertEqual(output.status, 0, "\(line): \(output.stdoutText) \(output.stderr)")
             XCTAssertEqual(output.stderr, "", "\(line): warned")
         }
-        XCTAssertEqual(session.filter { $0.hasPrefix("dfu-update") }.count, 4, "\(session)")
+        XCTAssertEqual(session.filter { $0.hasPrefix("dfu-update") }.count, 5, "\(session)")
         let paused = try await CLIRunner.run(
             ["rollout", "status", "spring", "--json"], environment: environment)
         XCTAssertEqual(try paused.jsonLines().first?.string("state"), "paused", paused.stderr)

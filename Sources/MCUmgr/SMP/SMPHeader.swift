@@ -34,11 +34,14 @@ public struct SMPGroup: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let os = SMPGroup(rawValue: 0)
     /// Group 1: image state, upload, erase.
     public static let image = SMPGroup(rawValue: 1)
+    /// Group 63, Zephyr's basic group: erase storage (`ZEPHYR_MGMT_GRP_BASIC`).
+    public static let zephyrBasic = SMPGroup(rawValue: 63)
 
     public var description: String {
         switch self {
         case .os: "OS group (0)"
         case .image: "image group (1)"
+        case .zephyrBasic: "Zephyr basic group (63)"
         default: "group \(rawValue)"
         }
     }

@@ -28,6 +28,10 @@ public enum SMPRequest: Hashable, Sendable {
     case imageUpload(ImageUploadChunk)
     /// Image erase (write, command 5) `{slot?}`; without a slot, the one an upload would use.
     case imageErase(slot: UInt32?)
+    /// Zephyr basic erase storage (group 63, write, command 0) `{}`: erases the storage partition,
+    /// the application's settings and with them its bonds (Zephyr `basic_mgmt.c`); answered
+    /// `{}` once done.
+    case eraseStorage
 
     /// Command ids within their groups.
     enum Command {
@@ -38,12 +42,14 @@ public enum SMPRequest: Hashable, Sendable {
         static let imageState: UInt8 = 0
         static let imageUpload: UInt8 = 1
         static let imageErase: UInt8 = 5
+        static let eraseStorage: UInt8 = 0
     }
 
     public var group: SMPGroup {
         switch self {
         case .echo, .reset, .mcumgrParameters, .bootloaderInfo: .os
         case .imageState, .imageTest, .imageConfirm, .imageUpload, .imageErase: .image
+        case .eraseStorage: .zephyrBasic
         }
     }
 
@@ -56,13 +62,14 @@ public enum SMPRequest: Hashable, Sendable {
         case .imageState, .imageTest, .imageConfirm: Command.imageState
         case .imageUpload: Command.imageUpload
         case .imageErase: Command.imageErase
+        case .eraseStorage: Command.eraseStorage
         }
     }
 
     public var operation: SMPOperation {
         switch self {
         case .mcumgrParameters, .bootloaderInfo, .imageState: .read
-        case .echo, .reset, .imageTest, .imageConfirm, .imageUpload, .imageErase: .write
+        case .echo, .reset, .imageTest, .imageConfirm, .imageUpload, .imageErase, .eraseStorage: .write
         }
     }
 
@@ -73,7 +80,7 @@ public enum SMPRequest: Hashable, Sendable {
             return ["d": .text(text)]
         case .reset(let force):
             return force ? ["force": true] : [:]
-        case .mcumgrParameters, .imageState:
+        case .mcumgrParameters, .imageState, .eraseStorage:
             return [:]
         case .bootloaderInfo(let query):
             return query.map { ["query": .text($0)] } ?? [:]

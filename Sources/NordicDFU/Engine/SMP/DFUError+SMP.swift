@@ -39,6 +39,7 @@ extension SMPRequest {
         case .imageConfirm: "image confirm"
         case .imageUpload(let chunk): "image upload at offset \(chunk.offset)"
         case .imageErase: "image erase"
+        case .eraseStorage: "erase storage"
         }
     }
 }

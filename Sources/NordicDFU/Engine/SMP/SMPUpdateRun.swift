@@ -19,6 +19,11 @@ struct SMPUpdateRun {
             session.state(.starting)
             let state = try await imageState(link!)
             try checkImageHashes(against: state)
+            if let refusal = link!.bootloader?.refusal(of: options.smpActivation) {
+                throw session.failure(
+                    .deviceNotSupported, refusal,
+                    advice: "nothing was sent: the device runs its image as before")
+            }
             let plan = SMPUpdatePlan(
                 package: package, state: state, force: options.force,
                 confirms: options.smpActivation == .testAndConfirm)

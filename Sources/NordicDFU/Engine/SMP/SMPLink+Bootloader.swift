@@ -1,0 +1,30 @@
+import MCUmgr
+
+extension UpdateSession {
+    /// Asks the device for its bootloader's name and, for MCUboot, its mode, as Device Manager
+    /// does after the MCUmgr parameters. A device without the command, or one that answers a
+    /// query with an error, tells nothing (nil, or a nil mode); a lost answer is the link's
+    /// failure and is retried as the first request is.
+    func bootloader(_ link: SMPLink) async throws -> SMPBootloader? {
+        guard let nameAnswer = try await answer(to: .bootloaderInfo(query: nil), on: link),
+            let name = try? BootloaderInfo.name(nameAnswer)
+        else { return nil }
+        guard name == "MCUboot",
+            let modeAnswer = try await answer(to: .bootloaderInfo(query: BootloaderInfo.modeQuery), on: link),
+            let (mode, _) = try? BootloaderInfo.mode(modeAnswer)
+        else { return SMPBootloader(name: name, mode: nil) }
+        return SMPBootloader(name: name, mode: mode)
+    }
+
+    /// The device's answer to `request`; nil when it answers with an error (it does not know
+    /// the command or the query).
+    private func answer(to request: SMPRequest, on link: SMPLink) async throws -> SMPResponse? {
+        do {
+            return try await link.channel.request(request, timeout: options.notificationTimeout)
+        } catch let failure as DFUFailure
+            where failure.error.isRemote || failure.error == .unsupportedResponse
+        {
+            return nil
+        }
+    }
+}
