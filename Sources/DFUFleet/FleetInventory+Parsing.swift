@@ -156,7 +156,7 @@ extension FleetDeviceEntry {
                 "mtu",
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
-                "smp_reassembly", "smp_image_check", "image_hash",
+                "smp_reassembly", "smp_image_check", "smp_erase_storage", "image_hash",
                 "mcuboot_mode",
             ])
         self.init(

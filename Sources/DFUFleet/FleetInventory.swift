@@ -96,12 +96,13 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var pageEraseMs: Int?
     public var wordWriteUs: Int?
     /// `smp-app` settings (`slot_kib`, `smp_buf_size`, `smp_buf_count`, `smp_reassembly`,
-    /// `smp_image_check`, `image_hash`, `mcuboot_mode`).
+    /// `smp_image_check`, `smp_erase_storage`, `image_hash`, `mcuboot_mode`).
     public var slotKib: Int?
     public var smpBufSize: Int?
     public var smpBufCount: Int?
     public var smpReassembly = false
     public var smpImageCheck = false
+    public var smpEraseStorage = false
     public var imageHash: String?
     public var mcubootMode: String?
     /// Real time per unit of virtual time its GATT operations also take (`real_time_factor`).

@@ -17,6 +17,7 @@ extension FleetSimulationSpec {
         smpBufCount = try object.integer("smp_buf_count", in: 2...64)
         smpReassembly = try object.bool("smp_reassembly") ?? false
         smpImageCheck = try object.bool("smp_image_check") ?? false
+        smpEraseStorage = try object.bool("smp_erase_storage") ?? false
         imageHash = try object.string("image_hash")
         mcubootMode = try object.string("mcuboot_mode")
         realTimeFactor = try object.double("real_time_factor", in: 0...10)

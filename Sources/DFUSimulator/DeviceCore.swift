@@ -24,6 +24,8 @@ struct DeviceCore: Sendable {
     var bootloaderName: String?
     /// The Firmware Revision String the application reports.
     var firmwareRevision: String
+    /// How many times an SMP device's settings (its storage partition) were erased.
+    var settingsErasures = 0
 
     // Fault bookkeeping.
     private var notificationsSent = 0

@@ -23,6 +23,8 @@ public struct DeviceSnapshot: Equatable, Sendable {
     public var connectionAttempts: Int
     /// An SMP device's MCUboot slots as its image list shows them; empty for the nRF5 kinds.
     public var slots: [MCUbootSlotState]
+    /// How many times an SMP device's settings were erased (erase storage).
+    public var settingsErasures: Int
 
     init(_ device: SimulatedDevice) {
         address = device.address.description
@@ -37,5 +39,6 @@ public struct DeviceSnapshot: Equatable, Sendable {
         activations = device.core.banks.activations
         firmwareRevision = device.core.firmwareRevision
         connectionAttempts = device.core.connectAttempts
+        settingsErasures = device.core.settingsErasures
     }
 }

@@ -38,6 +38,7 @@ extension SimulatedDeviceConfiguration {
         for case (let option, let value?) in values { arguments += [option, value] }
         if spec.smpReassembly { arguments.append("--sim-smp-reassembly") }
         if spec.smpImageCheck { arguments.append("--sim-smp-image-check") }
+        if spec.smpEraseStorage { arguments.append("--sim-smp-erase-storage") }
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
             self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)

@@ -92,6 +92,12 @@ public struct SimulationOptions: ParsableArguments {
     )
     public var simSmpImageCheck = false
 
+    @Flag(
+        help:
+            "smp-app: the device offers Zephyr's basic group, erase storage (CONFIG_MCUMGR_GRP_ZBASIC); without it the command is not supported."
+    )
+    public var simSmpEraseStorage = false
+
     @Option(
         help: ArgumentHelp(
             "smp-app: the image hash MCUboot checks and the device lists (sha512 on nRF54L, CONFIG_MCUBOOT_BOOTLOADER_USES_SHA512; default sha256).",
@@ -117,7 +123,7 @@ public struct SimulationOptions: ParsableArguments {
     /// Whether any option only an `smp-app` device takes was given.
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
-            || simSmpImageCheck || simImageHash != nil || simMcubootMode != nil
+            || simSmpImageCheck || simSmpEraseStorage || simImageHash != nil || simMcubootMode != nil
     }
 
     public func validate() throws {
@@ -207,6 +213,7 @@ extension SimulationOptions {
         if let simSmpBufCount { configuration.smp.bufferCount = simSmpBufCount }
         configuration.smp.reassembly = simSmpReassembly
         configuration.smp.imageCheck = simSmpImageCheck
+        configuration.smp.eraseStorage = simSmpEraseStorage
         if let simImageHash { configuration.smp.imageHash = simImageHash }
         if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
     }

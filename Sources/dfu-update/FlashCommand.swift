@@ -156,7 +156,10 @@ extension DeviceSnapshot {
         let members: [(String, JSONValue)] = [
             ("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations)),
         ]
-        return slots.isEmpty ? members : members + [("slots", .array(slots.map(\.contractValue)))]
+        guard !slots.isEmpty else { return members }
+        return members + [
+            ("slots", .array(slots.map(\.contractValue))), ("settings_erasures", .int(settingsErasures)),
+        ]
     }
 }
 

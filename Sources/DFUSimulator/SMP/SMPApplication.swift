@@ -49,6 +49,7 @@ struct SMPApplication: Sendable {
             }
             notify(
                 header, outcome.answer, at: core.flash.busyUntil, mtu: core.configuration.mtu, into: &output)
+            if outcome.erasesSettings { core.settingsErasures += 1 }
             if outcome.resets {
                 output = output.resetting(
                     to: .applicationIfValid, after: server.configuration.resetDelay.nanoseconds)

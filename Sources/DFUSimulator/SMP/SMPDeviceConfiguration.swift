@@ -31,6 +31,12 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     public static let simulatedModes: [MCUbootMode] = [
         .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .unknown,
     ]
+    /// Zephyr's basic group with erase storage (`CONFIG_MCUMGR_GRP_ZBASIC`, off by default; NCS's
+    /// OTA DFU sample turns it on): without it the command is answered `MGMT_ERR_ENOTSUP`.
+    public var eraseStorage = false
+    /// Bytes of the storage partition erase storage erases: 32 KiB, the nRF52840 DK's
+    /// `storage_partition`.
+    public var storageSize = 0x8000
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset answer to the reboot.
     public var resetDelay: Duration = .milliseconds(250)
 

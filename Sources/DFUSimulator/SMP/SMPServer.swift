@@ -11,6 +11,8 @@ struct SMPServer: Sendable {
         var flash = SMPFlashWork()
         /// The device reboots once the answer is out (OS reset).
         var resets = false
+        /// The storage partition, the application's settings, was erased (basic group).
+        var erasesSettings = false
     }
 
     let configuration: SMPDeviceConfiguration
@@ -46,6 +48,11 @@ struct SMPServer: Sendable {
                     ]))
             case (.os, 8, true):  // bootloader information
                 return Outcome(answer: bootloaderInfo(query: try map.text("query")))
+            case (.zephyrBasic, 0, false):  // erase storage
+                guard configuration.eraseStorage else { return Outcome(answer: .mcumgrError(.notSupported)) }
+                var outcome = Outcome(answer: .success([:]), erasesSettings: true)
+                outcome.flash.eraseBytes = configuration.storageSize
+                return outcome
             case (.image, 0, true):  // state read
                 return Outcome(answer: .success(slots.imageList))
             case (.image, 0, false):  // state write

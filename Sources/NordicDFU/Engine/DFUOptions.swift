@@ -69,6 +69,10 @@ public struct DFUOptions: Sendable {
     /// SMP: bound on finding the device again after its reset (real time); MCUboot swaps the
     /// slots before the new image starts, seconds per hundred kilobytes on an nRF52.
     public var smpResetTimeout: Duration = .seconds(60)
+    /// SMP: erase the application's settings (Zephyr's basic group, erase storage) after the
+    /// upload and before the reset, for a new image whose settings layout changed; the bonds
+    /// kept there go too. Needs a reset (not with `noReset`).
+    public var smpEraseSettings = false
 
     public init() {}
 

@@ -98,6 +98,17 @@ struct UpdateOptions: ParsableArguments {
                 """))
     var activation: DFUOptions.SMPActivation = .testAndConfirm
 
+    @Flag(
+        help: ArgumentHelp(
+            "SMP: erase the application's settings after the upload, before the reset (default: off).",
+            discussion: """
+                For a new image whose settings layout changed: the device erases its storage \
+                partition (Zephyr's basic group, CONFIG_MCUMGR_GRP_ZBASIC), and the bonds kept \
+                there go with it, so a device that needs pairing must be paired again. Needs a \
+                reset: not with --activation no-reset. A device without the command is not updated.
+                """))
+    var eraseSettings = false
+
     @Option(
         parsing: .unconditional,
         help:
@@ -120,6 +131,11 @@ struct UpdateOptions: ParsableArguments {
         }
         if let bootloaderName, bootloaderName.isEmpty || bootloaderName.utf8.count > 20 {
             throw ValidationError("--bootloader-name must be 1 to 20 bytes long")
+        }
+        if eraseSettings, activation == .noReset {
+            throw ValidationError(
+                "--erase-settings needs a reset after it: not with --activation no-reset (the running application would write its settings again)"
+            )
         }
     }
 
@@ -146,6 +162,7 @@ struct UpdateOptions: ParsableArguments {
         options.forceBootloaderMode = forceBootloader
         options.smpActivation = activation
         options.smpResetTimeout = swapWait.duration
+        options.smpEraseSettings = eraseSettings
         return options
     }
 }

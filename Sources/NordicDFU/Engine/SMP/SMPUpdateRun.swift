@@ -44,8 +44,10 @@ struct SMPUpdateRun {
             }
             session.loggingPart(nil, of: uploads.count)
             session.state(.validating)
+            let activating = uploads + plan.images(.activate, of: package)
+            if options.smpEraseSettings, !activating.isEmpty { try await eraseSettings(on: link!) }
             link = try await activate(
-                uploads + plan.images(.activate, of: package), confirming: plan.images(.confirm, of: package),
+                activating, confirming: plan.images(.confirm, of: package),
                 on: link!
             ) { link = $0 }
             session.state(.disconnecting)
