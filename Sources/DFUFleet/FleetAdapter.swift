@@ -39,6 +39,8 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     public var mode: DFUDeviceSupport.Mode?
     /// Secure or Legacy DFU; nil when it was not looked at, or offers no DFU.
     public var dfuProtocol: DFUProtocol?
+    /// An SMP device's bootloader and its mode, when the device tells.
+    public var bootloader: SMPBootloader?
 
     public init(
         address: String, name: String? = nil, firmwareRevision: String? = nil,
@@ -61,6 +63,7 @@ public struct FleetDeviceInfo: Sendable, Equatable {
             firmwareRevision: inBootloader ? nil : probe.firmwareRevision,
             hardwareRevision: inBootloader ? nil : probe.hardwareRevision, mode: probe.support?.mode,
             dfuProtocol: probe.support?.protocolKind)
+        bootloader = probe.bootloader
     }
 
     /// Whether the device waits in its bootloader.

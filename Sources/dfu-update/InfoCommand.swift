@@ -81,6 +81,12 @@ extension DeviceProbe {
                     ("legacy_dfu_version", .optional(support?.legacyVersion?.description)),
                 ])
             ),
+            (
+                "bootloader",
+                bootloader.map {
+                    .object([("name", .string($0.name)), ("mode", .optional($0.mode?.description))])
+                } ?? .null
+            ),
         ])
     }
 
@@ -97,6 +103,7 @@ extension DeviceProbe {
         } else {
             lines.append("  DFU: not offered")
         }
+        if let bootloader { lines.append("  bootloader: \(bootloader.summary)") }
         lines.append("  services: " + services.map(\.uuidString).joined(separator: ", "))
         return lines.joined(separator: "\n")
     }

@@ -1,5 +1,6 @@
 import DFUSimulator
 import GATT
+import MCUmgr
 import XCTest
 
 @testable import NordicDFU
@@ -43,6 +44,21 @@ final class DeviceProbeTests: XCTestCase {
         XCTAssertFalse(found.services.contains(DeviceInformationUUIDs.service))
         XCTAssertEqual(found.support?.protocolKind, .smp)
         XCTAssertEqual(found.firmwareRevision, "1.4.2")
+    }
+
+    /// An SMP device that answers bootloader information is read with its bootloader and mode;
+    /// one without the command (Zephyr's default) with none.
+    func testAnSMPDeviceTellsItsBootloaderWhenItCan() async throws {
+        for mode in [MCUbootMode.swapUsingMove, nil] {
+            var configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
+            configuration.smp.bootloaderMode = mode
+            let central = try SimulatedCentral(devices: [configuration])
+            let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+            let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
+            await peripheral.disconnect()
+            XCTAssertEqual(found.firmwareRevision, "1.4.2", "the image list is read first")
+            XCTAssertEqual(found.bootloader, mode.map { SMPBootloader(name: "MCUboot", mode: $0) })
+        }
     }
 
     /// Device Information strings as firmware writes them: padded with NULs or spaces, or cut

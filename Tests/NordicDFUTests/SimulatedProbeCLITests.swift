@@ -21,6 +21,23 @@ final class SimulatedProbeCLITests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try named.jsonLines().first).string("name"), "Thermo")
     }
 
+    /// `info` names an SMP device's bootloader and mode when the device tells them.
+    func testInfoNamesTheBootloaderAndItsMode() async throws {
+        let run = try await CLIRunner.run([
+            "info", "--simulate", "smp-app", "--sim-mcuboot-mode", "swap-using-offset", "--device",
+            "C0:DE:00:00:00:10", "--json",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let bootloader = try XCTUnwrap(try run.jsonLines().first).object("bootloader")
+        XCTAssertEqual(try bootloader.string("name"), "MCUboot")
+        XCTAssertEqual(try bootloader.string("mode"), "swap using offset")
+        let text = try await CLIRunner.run([
+            "info", "--simulate", "smp-app", "--sim-mcuboot-mode", "swap-using-move", "--device",
+            "C0:DE:00:00:00:10",
+        ])
+        XCTAssertTrue(text.stdoutText.contains("bootloader: MCUboot, swap using move"), text.stdoutText)
+    }
+
     func testScanFindsTheSimulatedDevice() async throws {
         let run = try await CLIRunner.run(["scan", "--simulate", "legacy-app", "--timeout", "0.5", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -1,28 +1,56 @@
+import DFUSupport
 import GATT
 import MCUmgr
 
 extension DeviceProbe {
-    /// The version of the image an SMP device runs (image 0's active slot), from one image state
-    /// read (`img_mgmt_state_read`, which changes nothing on the device): what a device without a
-    /// Device Information Service reports. Nil without an SMP characteristic, without an answer
-    /// within `timeout` (real time), or without a running image in the answer.
-    static func runningImageVersion(in services: [GATTService], timeout: Duration) async -> String? {
-        guard let characteristic = SMPUUIDs.characteristic(in: services) else { return nil }
-        do {
-            return try await withRealTimeout(timeout, waitingFor: "the image list") {
-                let notifications = try await characteristic.subscribe(timeout: timeout)
-                try await characteristic.writeWithoutResponse(
-                    SMPRequest.imageState.frame(sequence: 0).encoded)
-                var reassembler = SMPReassembler()
-                for try await value in notifications {
-                    guard let frame = try reassembler.append(value).first else { continue }
-                    let state = try ImageStateResponse(try SMPResponse(frame: frame))
-                    return state.images.first { $0.image == 0 && $0.active }?.version
-                }
-                return nil
-            }
-        } catch {
-            return nil
+    /// What an SMP device tells of itself through requests that only read (`img_mgmt_state_read`,
+    /// `os_mgmt_bootloader_info`): the version of the image it runs (image 0's active slot), when
+    /// `version` asks for it, and its bootloader's name and mode. Nil fields without an SMP
+    /// characteristic, without an answer within `timeout` (real time), or for a question the
+    /// device answers with an error (a command not built in).
+    static func readSMP(in services: [GATTService], version: Bool, timeout: Duration) async -> (
+        version: String?, bootloader: SMPBootloader?
+    ) {
+        // the version first: a device that leaves a question unanswered ends the exchange
+        let requests: [SMPRequest] =
+            (version ? [.imageState] : []) + [
+                .bootloaderInfo(query: nil), .bootloaderInfo(query: BootloaderInfo.modeQuery),
+            ]
+        let answers = await smpAnswers(to: requests, in: services, timeout: timeout)
+        let running = answers[.imageState].flatMap { try? ImageStateResponse($0) }?.images
+            .first { $0.image == 0 && $0.active }?.version
+        guard let nameAnswer = answers[.bootloaderInfo(query: nil)],
+            let name = try? BootloaderInfo.name(nameAnswer)
+        else { return (running, nil) }
+        let mode = answers[.bootloaderInfo(query: BootloaderInfo.modeQuery)].flatMap {
+            try? BootloaderInfo.mode($0)
         }
+        return (running, SMPBootloader(name: name, mode: mode?.mode))
+    }
+
+    /// The answers to `requests`, sent one after the other on one subscription; a request
+    /// without an answer within `timeout` ends the exchange (the rest stay unasked).
+    private static func smpAnswers(to requests: [SMPRequest], in services: [GATTService], timeout: Duration)
+        async -> [SMPRequest: SMPResponse]
+    {
+        guard let characteristic = SMPUUIDs.characteristic(in: services) else { return [:] }
+        let answers = Locked<[SMPRequest: SMPResponse]>([:])
+        try? await withRealTimeout(timeout, waitingFor: "the SMP answers") {
+            let notifications = try await characteristic.subscribe(timeout: timeout)
+            var iterator = notifications.makeAsyncIterator()
+            var reassembler = SMPReassembler()
+            for (sequence, request) in requests.enumerated() {
+                try await characteristic.writeWithoutResponse(
+                    request.frame(sequence: UInt8(sequence)).encoded)
+                answer: while let value = try await iterator.next() {
+                    for frame in try reassembler.append(value) where frame.header.sequence == UInt8(sequence)
+                    {
+                        answers.withLock { $0[request] = try? SMPResponse(frame: frame) }
+                        break answer
+                    }
+                }
+            }
+        }
+        return answers.withLock { $0 }
     }
 }

@@ -2,8 +2,8 @@ import GATT
 
 /// One look at a connected device: what it offers for DFU and the Device Information strings it
 /// reports. The one probe that the engine, `dfu-update info` and the fleet read devices with, so
-/// that they agree about a device. Nothing on the device changes: an SMP device without a version
-/// characteristic is asked for its image list, which only reads.
+/// that they agree about a device. Nothing on the device changes: an SMP device is asked for its
+/// bootloader and, without a version characteristic, for its image list, which only read.
 public struct DeviceProbe: Sendable, Equatable {
     public var address: String
     public var name: String?
@@ -18,6 +18,8 @@ public struct DeviceProbe: Sendable, Equatable {
     public var hardwareRevision: String?
     /// The Software Revision String (0x2A28).
     public var softwareRevision: String?
+    /// An SMP device's bootloader, when it tells (OS group bootloader information).
+    public var bootloader: SMPBootloader?
 
     /// Reads a connected `peripheral`, each read bounded by `timeout`; `options` name the
     /// version characteristic and the DFU services (custom UUIDs). Throws the transport's
@@ -28,8 +30,11 @@ public struct DeviceProbe: Sendable, Equatable {
         let services = try await peripheral.services()
         let support = try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout)
         var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
-        if version == nil, support?.protocolKind == .smp {
-            version = await runningImageVersion(in: services, timeout: timeout)
+        var bootloader: SMPBootloader?
+        if support?.protocolKind == .smp {
+            let told = await readSMP(in: services, version: version == nil, timeout: timeout)
+            version = version ?? told.version
+            bootloader = told.bootloader
         }
         return DeviceProbe(
             address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
@@ -37,7 +42,8 @@ public struct DeviceProbe: Sendable, Equatable {
             hardwareRevision: try await text(
                 of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout),
             softwareRevision: try await text(
-                of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout))
+                of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout),
+            bootloader: bootloader)
     }
 
     /// The value of the characteristic `uuid` as Device Information strings are written: UTF-8,

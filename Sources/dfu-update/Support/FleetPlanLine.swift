@@ -9,6 +9,7 @@ enum FleetPlanLine {
             ("address", .optional(entry.info?.address)), ("name", .optional(entry.info?.name)),
             ("mode", .optional(entry.info?.mode?.rawValue)),
             ("protocol", .optional(entry.info?.dfuProtocol?.rawValue)),
+            ("bootloader", .optional(entry.info?.bootloader?.summary)),
             ("installed", .optional(entry.info?.firmwareRevision)),
             ("hardware_revision", .optional(entry.info?.hardwareRevision)),
             ("package", .optional(entry.choice?.package)),
@@ -22,8 +23,9 @@ enum FleetPlanLine {
         guard entry.found, let info = entry.info else {
             return "\(entry.device): \(entry.note ?? "not found")"
         }
+        let bootloader = info.bootloader.map { ", \($0.summary)" } ?? ""
         let where_ =
-            "\(info.address), \(info.mode?.rawValue ?? "unknown mode"), runs \(info.firmwareRevision ?? "unknown")"
+            "\(info.address), \(info.mode?.rawValue ?? "unknown mode")\(bootloader), runs \(info.firmwareRevision ?? "unknown")"
         guard let choice = entry.choice else {
             return "\(entry.device) (\(where_)): \(entry.note ?? "no package")"
         }
