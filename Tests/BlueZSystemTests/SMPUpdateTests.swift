@@ -3,7 +3,8 @@ import XCTest
 
 /// SMP updates through bluetoothd against `dfu-sim --simulate smp-app` (docs/mcumgr.md): upload,
 /// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
-/// image the device refuses; a package through a device that reassembles frames.
+/// image the device refuses; a package through a device that reassembles frames; an nRF54L image
+/// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode.
 final class SMPUpdateTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let package = "Firmware/dfu_application.zip"
@@ -65,6 +66,24 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(run.errorName, "remoteImageInvalidImageTooLarge")
         let held = try await simulator.stop()
         XCTAssertEqual(running(held)?["version"] as? String, "1.0.0")
+    }
+
+    /// nRF54L's images through bluetoothd: a pure Ed25519, SHA-512 image, checked with its key
+    /// before connecting, on a device whose MCUboot checks SHA-512 and that tells its mode; the
+    /// device lists, tests and confirms it by its 64-byte hash.
+    func testASHA512ImageOnADeviceThatTellsItsMode() async throws {
+        let sha512 = "Tests/MCUmgrTests/Fixtures/ed25519-pure.signed.bin"
+        let (simulator, address) = try await simulate(
+            "smp-app", ["--sim-image-hash", "sha512", "--sim-mcuboot-mode", "swap-using-offset"])
+        let key = SystemTestEnvironment.repositoryFile("Tests/MCUmgrTests/Fixtures/ed25519.pub.pem")
+        let run = try await flash(sha512, device: address, ["--verbose", "--public-key", key])
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("bootloader MCUboot, swap using offset"), run.stderr)
+        let held = try await simulator.stop()
+        let expected = try await imageHash(sha512)
+        XCTAssertEqual(expected.count, 128, "a SHA-512 hash")
+        XCTAssertEqual(running(held)?["hash"] as? String, expected)
+        XCTAssertEqual(running(held)?["confirmed"] as? Bool, true)
     }
 
     func testAPackageThroughADeviceThatReassemblesFrames() async throws {
