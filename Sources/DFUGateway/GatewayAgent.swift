@@ -46,7 +46,7 @@ public struct GatewayAgent: Sendable {
 
 /// One run of the agent: its claims, the rollouts it has loaded, and its view of the store.
 final class GatewayLoop: Sendable {
-    private struct State {
+    struct State {
         /// Devices being updated now, by the identifier and the rollout.
         var running: [DeviceIdentifier: String] = [:]
         var contexts: [String: RolloutContext] = [:]
@@ -61,7 +61,7 @@ final class GatewayLoop: Sendable {
 
     let agent: GatewayAgent
     let emit: @Sendable (GatewayEvent) -> Void
-    private let state = Locked(State())
+    let state = Locked(State())
     private let wakeup = Wakeup()
     /// This run among the gateways of the same name (`RolloutStore.announce`).
     private let instance = UUID().uuidString
@@ -163,7 +163,7 @@ final class GatewayLoop: Sendable {
     }
 
     /// The identifiers of the rollout's devices, read once.
-    private func devices(of rollout: String) async throws -> Set<DeviceIdentifier> {
+    func devices(of rollout: String) async throws -> Set<DeviceIdentifier> {
         if let known = state.withLock({ $0.devices[rollout] }) { return known }
         let devices = Set(
             try await agent.store.status(of: rollout).devices.map { DeviceIdentifier($0.device) })
@@ -198,43 +198,6 @@ final class GatewayLoop: Sendable {
     private func markUnusable(_ rollout: String, reason: String) {
         state.withLock { _ = $0.unusable.insert(rollout) }
         emit(.rolloutUnusable(rollout, reason: reason))
-    }
-
-    /// Whether no rollout has work this gateway can do: each one is halted, cancelled or
-    /// completed, or every device of it that this gateway reaches has its result. A paused
-    /// rollout still has work: it may be resumed. `seen`: what the claim's look just saw (a
-    /// second look would scan the adapters again).
-    private func isIdle(_ rollouts: [String], seen: Set<DeviceIdentifier>) async throws -> Bool {
-        for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
-            guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
-            let status = try await agent.store.status(of: rollout)
-            waits(for: rollout, paused: status.state == .paused)
-            guard status.state == .active || status.state == .paused else { continue }
-            if status.devices.contains(where: {
-                $0.result == nil && seen.contains(DeviceIdentifier($0.device))
-            }) {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Says once that a paused rollout keeps the gateway from exiting, so that it does not wait
-    /// silently; again if the rollout is paused once more after a resume.
-    private func waits(for rollout: String, paused: Bool) {
-        let first = state.withLock { state in
-            guard paused else {
-                state.waitingFor.remove(rollout)
-                return false
-            }
-            return state.waitingFor.insert(rollout).inserted
-        }
-        if first {
-            emit(
-                .waiting(
-                    rollout,
-                    reason: "it is paused; this gateway exits once it is resumed and done, or cancelled"))
-        }
     }
 
     private func storeAnswered() {

@@ -1,0 +1,41 @@
+import DFURollout
+import GATT
+
+extension GatewayLoop {
+    /// Whether no rollout has work this gateway can do: each one is halted, cancelled or
+    /// completed, or every device of it that this gateway reaches has its result. A paused
+    /// rollout still has work: it may be resumed. `seen`: what the claim's look just saw (a
+    /// second look would scan the adapters again).
+    func isIdle(_ rollouts: [String], seen: Set<DeviceIdentifier>) async throws -> Bool {
+        for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
+            guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
+            let status = try await agent.store.status(of: rollout)
+            waits(for: rollout, paused: status.state == .paused)
+            guard status.state == .active || status.state == .paused else { continue }
+            if status.devices.contains(where: {
+                $0.result == nil && seen.contains(DeviceIdentifier($0.device))
+            }) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Says once that a paused rollout keeps the gateway from exiting, so that it does not wait
+    /// silently; again if the rollout is paused once more after a resume.
+    private func waits(for rollout: String, paused: Bool) {
+        let first = state.withLock { state in
+            guard paused else {
+                state.waitingFor.remove(rollout)
+                return false
+            }
+            return state.waitingFor.insert(rollout).inserted
+        }
+        if first {
+            emit(
+                .waiting(
+                    rollout,
+                    reason: "it is paused; this gateway exits once it is resumed and done, or cancelled"))
+        }
+    }
+}
