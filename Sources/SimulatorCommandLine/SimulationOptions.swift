@@ -106,9 +106,15 @@ public struct SimulationOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode; unknown answers -1 (default: the command is not built in).",
-            valueName: "swap-using-scratch|swap-using-move|swap-using-offset|unknown"))
+            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); unknown answers -1 (default: the command is not built in, MCUboot swaps).",
+            valueName: "swap-using-scratch|swap-using-move|swap-using-offset|overwrite-only|unknown"))
     public var simMcubootMode: MCUbootMode?
+
+    @Flag(
+        help:
+            "smp-app: MCUboot refuses an image older than the one it runs and says so in bootloader information (CONFIG_MCUBOOT_DOWNGRADE_PREVENTION, no-downgrade)."
+    )
+    public var simMcubootNoDowngrade = false
 
     public init() {}
 
@@ -124,6 +130,7 @@ public struct SimulationOptions: ParsableArguments {
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
             || simSmpImageCheck || simSmpEraseStorage || simImageHash != nil || simMcubootMode != nil
+            || simMcubootNoDowngrade
     }
 
     public func validate() throws {
@@ -216,6 +223,7 @@ extension SimulationOptions {
         configuration.smp.eraseStorage = simSmpEraseStorage
         if let simImageHash { configuration.smp.imageHash = simImageHash }
         if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
+        configuration.smp.refusesDowngrade = simMcubootNoDowngrade
     }
 }
 

@@ -10,7 +10,8 @@ extension DeviceCore {
         let slots = MCUbootSlots(
             factoryImage: SimulatedMCUbootImage.make(
                 version: version, bodySize: 4096, seed: 0xFA, hash: hash),
-            hash: hash)
+            hash: hash, overwrites: configuration.smp.bootloaderMode == .overwriteOnly,
+            refusesDowngrade: configuration.smp.refusesDowngrade)
         mcuboot = slots
         firmwareRevision = slots.primary.version.imageListDescription
     }
@@ -20,10 +21,14 @@ extension DeviceCore {
     /// writes both images, and a failing image boots once before its reset.
     mutating func bootMCUboot() -> Nanoseconds {
         guard var slots = mcuboot else { return 0 }
-        let failing = configuration.faults.contains(.revertAfterTest) && slots.nextBoot == .test
-        // a new image swapped in (on test or for good) is an activation; a revert is not
-        if !failing, slots.nextBoot == .test || slots.nextBoot == .permanent { banks.countActivation() }
+        let failing =
+            configuration.faults.contains(.revertAfterTest) && slots.nextBoot == .test && !slots.overwrites
+        // a new image booted (on test or for good) is an activation; a revert or an image
+        // MCUboot erases instead of installing is not
+        let installing = slots.nextBoot == .test || slots.nextBoot == .permanent
+        let running = slots.primary.hash
         let copied = slots.boot(testedImageFails: failing)
+        if installing, slots.primary.hash != running { banks.countActivation() }
         mcuboot = slots
         firmwareRevision = slots.primary.version.imageListDescription
         let swapTime = timing.activationTime(bytes: copied).nanoseconds

@@ -19,8 +19,9 @@ struct SlotImage: Equatable, Sendable {
     }
 }
 
-/// The primary and secondary slots of one MCUboot image pair in swap mode, and the trailer
-/// state that decides the next boot. Flash: survives resets (docs/simulator.md, "SMP device").
+/// The primary and secondary slots of one MCUboot image pair in a swap mode or overwrite-only,
+/// and the trailer state that decides the next boot. Flash: survives resets (docs/simulator.md,
+/// "SMP device").
 struct MCUbootSlots: Sendable {
     /// What the secondary slot's trailer asks MCUboot to do.
     enum Request: Sendable {
@@ -55,9 +56,19 @@ struct MCUbootSlots: Sendable {
 
     /// The image hash this device's MCUboot and image group use.
     let hashAlgorithm: MCUbootHashAlgorithm
+    /// Overwrite-only (`MCUBOOT_OVERWRITE_ONLY`): a marked image, tested or confirmed, is copied
+    /// into the primary slot for good and the secondary slot erased; nothing is ever reverted.
+    let overwrites: Bool
+    /// Downgrade prevention: an image older than the running one is erased, not installed.
+    let refusesDowngrade: Bool
 
-    init(factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm) {
+    init(
+        factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm, overwrites: Bool = false,
+        refusesDowngrade: Bool = false
+    ) {
         hashAlgorithm = algorithm
+        self.overwrites = overwrites
+        self.refusesDowngrade = refusesDowngrade
         primaryBytes = factoryImage
         primary = SlotImage(bytes: factoryImage, hash: algorithm)!
     }
@@ -112,6 +123,7 @@ struct MCUbootSlots: Sendable {
     /// image that resets before confirming itself, so MCUboot swaps it out again at once.
     /// Returns the bytes copied (each swap erases and writes both images once).
     mutating func boot(testedImageFails: Bool) -> Int {
+        if overwrites, request != .none { return overwrite() }
         switch nextBoot {
         case .none:
             return 0
@@ -128,6 +140,20 @@ struct MCUbootSlots: Sendable {
             primaryConfirmed = true
             return copied
         }
+    }
+
+    /// Copies the secondary image over the primary one and erases the secondary slot (MCUboot
+    /// `boot_copy_image`); an older image under downgrade prevention is only erased
+    /// (`boot_validate_slot`). Returns the bytes copied.
+    private mutating func overwrite() -> Int {
+        defer { eraseSecondary() }
+        guard let incoming = secondary, !refusesDowngrade || incoming.version >= primary.version else {
+            return 0
+        }
+        primaryBytes = secondaryBytes
+        primary = incoming
+        primaryConfirmed = true
+        return primaryBytes.count
     }
 
     private mutating func swap() -> Int {

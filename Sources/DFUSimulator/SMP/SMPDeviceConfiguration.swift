@@ -24,13 +24,16 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     public var imageHash = MCUbootHashAlgorithm.sha256
     /// What the OS group's bootloader information answers for `query: "mode"`; nil when the
     /// command is not built in (`CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO`, off by default: answered
-    /// `MGMT_ERR_ENOTSUP`). The simulated MCUboot swaps, so only the swap modes and −1 (what a
-    /// Zephyr application answers for a mode os_mgmt does not map) can be chosen.
+    /// `MGMT_ERR_ENOTSUP`). The simulated MCUboot swaps, or overwrites in overwrite-only mode;
+    /// −1 is what a Zephyr application answers for a mode os_mgmt does not map.
     public var bootloaderMode: MCUbootMode?
-    /// The swap modes the simulated MCUboot can claim, and −1.
+    /// The modes the simulated MCUboot can run in, and −1.
     public static let simulatedModes: [MCUbootMode] = [
-        .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .unknown,
+        .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .overwriteOnly, .unknown,
     ]
+    /// MCUboot's downgrade prevention (`MCUBOOT_DOWNGRADE_PREVENTION`): an image older than the
+    /// running one is erased instead of installed, and bootloader information says `no-downgrade`.
+    public var refusesDowngrade = false
     /// Zephyr's basic group with erase storage (`CONFIG_MCUMGR_GRP_ZBASIC`, off by default; NCS's
     /// OTA DFU sample turns it on): without it the command is answered `MGMT_ERR_ENOTSUP`.
     public var eraseStorage = false
@@ -57,7 +60,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         }
         if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {
             throw SimulatorConfigurationError(
-                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps; choose a swap mode or unknown"
+                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps or overwrites; choose a swap mode, overwrite-only or unknown"
             )
         }
     }

@@ -19,13 +19,10 @@ extension DeviceProbe {
         let answers = await smpAnswers(to: requests, in: services, timeout: timeout)
         let running = answers[.imageState].flatMap { try? ImageStateResponse($0) }?.images
             .first { $0.image == 0 && $0.active }?.version
-        guard let nameAnswer = answers[.bootloaderInfo(query: nil)],
-            let name = try? BootloaderInfo.name(nameAnswer)
-        else { return (running, nil) }
-        let mode = answers[.bootloaderInfo(query: BootloaderInfo.modeQuery)].flatMap {
-            try? BootloaderInfo.mode($0)
-        }
-        return (running, SMPBootloader(name: name, mode: mode?.mode))
+        let bootloader = SMPBootloader(
+            nameAnswer: answers[.bootloaderInfo(query: nil)],
+            modeAnswer: answers[.bootloaderInfo(query: BootloaderInfo.modeQuery)])
+        return (running, bootloader)
     }
 
     /// The answers to `requests`, sent one after the other on one subscription; a request

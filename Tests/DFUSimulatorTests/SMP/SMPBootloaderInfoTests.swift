@@ -36,11 +36,24 @@ final class SMPBootloaderInfoTests: XCTestCase {
         XCTAssertTrue(MCUbootMode.directXIPWithRevert.isKnown)
     }
 
-    func testTheSimulatedMCUbootClaimsOnlySwapModes() throws {
+    func testTheSimulatedMCUbootClaimsOnlyTheModesItRuns() throws {
         var device = SimulatedDeviceConfiguration(kind: .smpApp)
-        device.smp.bootloaderMode = .overwriteOnly
+        device.smp.bootloaderMode = .directXIP
         XCTAssertThrowsError(try SimulatedCentral(devices: [device])) { error in
-            XCTAssertTrue("\(error)".contains("--sim-mcuboot-mode overwrite-only"), "\(error)")
+            XCTAssertTrue("\(error)".contains("--sim-mcuboot-mode direct-XIP"), "\(error)")
         }
+        device.smp.bootloaderMode = .overwriteOnly
+        XCTAssertNoThrow(try SimulatedCentral(devices: [device]))
+    }
+
+    func testDowngradePreventionIsTold() async throws {
+        let client = try await SMPTestClient(
+            SMPFixtures.device {
+                $0.bootloaderMode = .overwriteOnly
+                $0.refusesDowngrade = true
+            })
+        let mode = try BootloaderInfo.mode(try await client.send(.bootloaderInfo(query: "mode")))
+        XCTAssertEqual(mode.mode, .overwriteOnly)
+        XCTAssertTrue(mode.noDowngrade)
     }
 }

@@ -8,10 +8,21 @@ public struct SMPBootloader: Hashable, Sendable {
     public var name: String
     /// MCUboot's mode; nil when not asked (another bootloader) or not answered.
     public var mode: MCUbootMode?
+    /// Whether MCUboot refuses an image older than the one it runs (`no-downgrade`).
+    public var noDowngrade: Bool
 
-    public init(name: String, mode: MCUbootMode?) {
+    public init(name: String, mode: MCUbootMode?, noDowngrade: Bool = false) {
         self.name = name
         self.mode = mode
+        self.noDowngrade = noDowngrade
+    }
+
+    /// What the device's answers to bootloader information tell: nil without a name (the
+    /// command is not built in, or the answer was lost); the mode only from MCUboot.
+    init?(nameAnswer: SMPResponse?, modeAnswer: SMPResponse?) {
+        guard let nameAnswer, let name = try? BootloaderInfo.name(nameAnswer) else { return nil }
+        let told = name == "MCUboot" ? modeAnswer.flatMap { try? BootloaderInfo.mode($0) } : nil
+        self.init(name: name, mode: told?.mode, noDowngrade: told?.noDowngrade ?? false)
     }
 
     /// The name and the mode as people read them: `MCUboot, swap using move`.
@@ -31,9 +42,25 @@ public struct SMPBootloader: Hashable, Sendable {
             guard activation == .testOnly else { return nil }
             return "MCUboot runs in overwrite-only mode, which installs a tested image for good: "
                 + "it cannot run on test; use --activation test-and-confirm or confirm-only"
+        case .singleSlot, .singleSlotRAMLoad:
+            return "MCUboot runs in \(mode) mode: the device has no second slot to take an update "
+                + "over Bluetooth; update it through MCUboot's serial recovery"
+        case .firmwareLoader:
+            return "MCUboot runs in \(mode) mode: it hands updates to a separate firmware loader "
+                + "(nRF Connect SDK Bare Metal), which dfu-update does not drive yet: update it with "
+                + "nRF Connect Device Manager"
         default:
-            return "MCUboot runs in \(mode) mode, which dfu-update does not update yet (it updates "
-                + "the swap modes and overwrite-only): update it with nRF Connect Device Manager"
+            return "MCUboot runs in \(mode) mode, which boots the image built for the slot it does "
+                + "not run from; dfu-update does not update it yet (it updates the swap modes and "
+                + "overwrite-only): update it with nRF Connect Device Manager"
         }
+    }
+
+    /// Why a device in this mode came back on its old image, for a failed check after the reset;
+    /// nil where it is a revert of an image that did not confirm itself.
+    var whyNotInstalled: String? {
+        guard mode == .overwriteOnly else { return nil }
+        return "MCUboot did not install the new image: in overwrite-only mode it erases an image "
+            + "that fails its checks" + (noDowngrade ? " or is older than the running one" : "")
     }
 }

@@ -2,18 +2,16 @@ import MCUmgr
 
 extension UpdateSession {
     /// Asks the device for its bootloader's name and, for MCUboot, its mode, as Device Manager
-    /// does after the MCUmgr parameters. A device without the command, or one that answers a
-    /// query with an error, tells nothing (nil, or a nil mode); a lost answer is the link's
-    /// failure and is retried as the first request is.
+    /// does, once per update. A device without the command, or one that answers a query with an
+    /// error, tells nothing (nil, or a nil mode); a lost answer is the link's failure.
     func bootloader(_ link: SMPLink) async throws -> SMPBootloader? {
-        guard let nameAnswer = try await answer(to: .bootloaderInfo(query: nil), on: link),
-            let name = try? BootloaderInfo.name(nameAnswer)
-        else { return nil }
-        guard name == "MCUboot",
-            let modeAnswer = try await answer(to: .bootloaderInfo(query: BootloaderInfo.modeQuery), on: link),
-            let (mode, _) = try? BootloaderInfo.mode(modeAnswer)
-        else { return SMPBootloader(name: name, mode: nil) }
-        return SMPBootloader(name: name, mode: mode)
+        let nameAnswer = try await answer(to: .bootloaderInfo(query: nil), on: link)
+        let named = SMPBootloader(nameAnswer: nameAnswer, modeAnswer: nil)
+        guard named?.name == "MCUboot" else { return named }
+        let modeAnswer = try await answer(to: .bootloaderInfo(query: BootloaderInfo.modeQuery), on: link)
+        let bootloader = SMPBootloader(nameAnswer: nameAnswer, modeAnswer: modeAnswer)
+        log(.info, "bootloader " + (bootloader?.summary ?? "not told"))
+        return bootloader
     }
 
     /// The device's answer to `request`; nil when it answers with an error (it does not know

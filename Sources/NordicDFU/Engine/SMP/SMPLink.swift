@@ -8,8 +8,6 @@ struct SMPLink {
     /// The device's SMP buffers: Zephyr's defaults (384 bytes, 4 of them) when it does not report
     /// them.
     var parameters = MCUmgrParameters(bufferSize: 384, bufferCount: 4)
-    /// The bootloader's name and mode; nil when the device does not tell.
-    var bootloader: SMPBootloader?
 
     var address: String { peripheral.address }
 }
@@ -70,13 +68,11 @@ extension UpdateSession {
             throw smpFailure(error, answering: SMPRequest.mcumgrParameters.name)
         }
         link.channel.deviceReassembles = try await joinsSplitFrames(link)
-        link.bootloader = try await bootloader(link)
         log(
             .info,
             "connected to \(link.address): SMP, buffers \(link.parameters.bufferCount) × "
                 + "\(link.parameters.bufferSize) bytes, "
-                + (link.channel.deviceReassembles ? "frames split over writes" : "one frame per write")
-                + ", bootloader " + (link.bootloader?.summary ?? "not told"))
+                + (link.channel.deviceReassembles ? "frames split over writes" : "one frame per write"))
         return link
     }
 

@@ -6,10 +6,11 @@ extension SMPUpdateRun {
     /// marks each image (for test, or confirmed at once), resets the device, finds it again,
     /// checks that it runs every image (a device back on its old image had it reverted by
     /// MCUboot), then confirms the images that run on test. `confirming` run on test already and
-    /// need the confirmation only. Returns the link in use at the end.
+    /// need the confirmation only; `bootloader` words a failed check. Returns the link in use at
+    /// the end.
     func activate(
-        _ marking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], on start: SMPLink,
-        whenReconnected: (SMPLink) -> Void
+        _ marking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
+        on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
         var link = start
         let activation = options.smpActivation
@@ -30,7 +31,8 @@ extension SMPUpdateRun {
             if activation == .testAndConfirm { toConfirm += marking }
         }
         link = try await checkAndConfirm(
-            checking: marking, confirming: toConfirm, on: link, whenReconnected: whenReconnected)
+            checking: marking, confirming: toConfirm, bootloader: bootloader, on: link,
+            whenReconnected: whenReconnected)
         // A retry after a failure before this point is safe: its plan reads what the device runs
         // and holds, and confirms or activates only what is left.
         session.tally.partsActivated = marking.count + confirming.count
@@ -46,14 +48,16 @@ extension SMPUpdateRun {
     /// asked again: a link lost meanwhile is found again (within `retries`) and the check and the
     /// confirmations start over, as the device keeps what it runs and confirming twice is harmless.
     private func checkAndConfirm(
-        checking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], on start: SMPLink,
-        whenReconnected: (SMPLink) -> Void
+        checking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
+        on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
         var link = start
         var attempt = 0
         while true {
             do {
-                if !checking.isEmpty { try checkRunning(checking, in: try await imageState(link)) }
+                if !checking.isEmpty {
+                    try checkRunning(checking, in: try await imageState(link), bootloader: bootloader)
+                }
                 for image in confirming {
                     _ = try await link.channel.request(
                         .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
@@ -88,7 +92,9 @@ extension SMPUpdateRun {
     }
 
     /// Throws `imageReverted` unless the device runs each of `images`.
-    private func checkRunning(_ images: [MCUbootPackage.Image], in state: ImageStateResponse) throws {
+    private func checkRunning(
+        _ images: [MCUbootPackage.Image], in state: ImageStateResponse, bootloader: SMPBootloader?
+    ) throws {
         for image in images {
             let running = SMPUpdatePlan.running(image.imageIndex, in: state)
             guard running?.hash != image.image.hash else { continue }
@@ -100,10 +106,15 @@ extension SMPUpdateRun {
                     "the device came back still running \(installed), the new image still pending: it did "
                         + "not reset, or its bootloader did not swap")
             }
-            throw session.failure(
-                .imageReverted,
+            let found =
                 "after its reset the device runs \(installed) for image \(image.imageIndex), not "
-                    + "\(image.image.header.version.imageListDescription): MCUboot reverted the new image")
+                + "\(image.image.header.version.imageListDescription): "
+            guard let refused = bootloader?.whyNotInstalled else {
+                throw session.failure(.imageReverted, found + "MCUboot reverted the new image")
+            }
+            throw session.failure(
+                .imageReverted, found + refused,
+                advice: "check that the image is signed with the device's key and newer than the one it runs")
         }
     }
 }

@@ -14,7 +14,7 @@ extension SMPUpdateRun {
             .remoteImageInvalidHash,
             "the device lists \(expected.rawValue) image hashes, but \(image.image.name) carries a "
                 + "\(image.image.hashAlgorithm.rawValue) hash, which it would neither list nor boot; sign it as "
-                + "the device's MCUboot expects (imgtool --sha \(expected.rawValue.dropFirst(4))); nothing was sent"
+                + "the device's MCUboot expects (imgtool --sha \(expected.byteCount * 8)); nothing was sent"
         )
     }
 }

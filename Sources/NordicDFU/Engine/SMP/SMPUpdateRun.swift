@@ -19,7 +19,8 @@ struct SMPUpdateRun {
             session.state(.starting)
             let state = try await imageState(link!)
             try checkImageHashes(against: state)
-            if let refusal = link!.bootloader?.refusal(of: options.smpActivation) {
+            let bootloader = try await session.bootloader(link!)
+            if let refusal = bootloader?.refusal(of: options.smpActivation) {
                 throw session.failure(
                     .deviceNotSupported, refusal,
                     advice: "nothing was sent: the device runs its image as before")
@@ -47,7 +48,7 @@ struct SMPUpdateRun {
             let activating = uploads + plan.images(.activate, of: package)
             if options.smpEraseSettings, !activating.isEmpty { try await eraseSettings(on: link!) }
             link = try await activate(
-                activating, confirming: plan.images(.confirm, of: package),
+                activating, confirming: plan.images(.confirm, of: package), bootloader: bootloader,
                 on: link!
             ) { link = $0 }
             session.state(.disconnecting)
