@@ -13,7 +13,7 @@ struct DeviceCore: Sendable {
     var banks: FlashBanks
     var flash: FlashQueue
     /// The MCUboot slots of an SMP device (`smp-app`); nil for the nRF5 kinds.
-    var mcuboot: MCUbootSlots?
+    var mcuboot: MCUbootFlash?
 
     // Bootloader settings.
     /// The application version downgrades are checked against (`s_dfu_settings.app_version`).

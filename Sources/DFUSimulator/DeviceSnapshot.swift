@@ -25,6 +25,9 @@ public struct DeviceSnapshot: Equatable, Sendable {
     public var slots: [MCUbootSlotState]
     /// How many times an SMP device's settings were erased (erase storage).
     public var settingsErasures: Int
+    /// The image hash of what a simulated nRF5340's network core runs, which its image list
+    /// does not show; nil without a network core.
+    public var networkCoreHash: [UInt8]?
 
     init(_ device: SimulatedDevice) {
         address = device.address.description
@@ -34,7 +37,10 @@ public struct DeviceSnapshot: Equatable, Sendable {
         slots = device.core.mcuboot?.states ?? []
         if let mcuboot = device.core.mcuboot {
             // The file in the primary slot: its SHA-256 is the uploaded file's.
-            images = [.application: InstalledImage(bytes: mcuboot.primaryBytes[...], version: nil)]
+            images = [
+                .application: InstalledImage(bytes: mcuboot.application.primaryBytes[...], version: nil)
+            ]
+            networkCoreHash = mcuboot.images.first(where: \.isNetworkCore)?.primary.hash
         }
         activations = device.core.banks.activations
         firmwareRevision = device.core.firmwareRevision

@@ -116,6 +116,12 @@ public struct SimulationOptions: ParsableArguments {
     )
     public var simMcubootNoDowngrade = false
 
+    @Flag(
+        help:
+            "smp-app: an nRF5340 updated on both cores at once: image 1 is the network core, copied there by MCUboot at the reset (needs --sim-mcuboot-mode overwrite-only)."
+    )
+    public var simNetworkCore = false
+
     public init() {}
 
     /// Whether any `--sim-*` option was given.
@@ -130,7 +136,7 @@ public struct SimulationOptions: ParsableArguments {
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
             || simSmpImageCheck || simSmpEraseStorage || simImageHash != nil || simMcubootMode != nil
-            || simMcubootNoDowngrade
+            || simMcubootNoDowngrade || simNetworkCore
     }
 
     public func validate() throws {
@@ -224,6 +230,7 @@ extension SimulationOptions {
         if let simImageHash { configuration.smp.imageHash = simImageHash }
         if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
         configuration.smp.refusesDowngrade = simMcubootNoDowngrade
+        configuration.smp.networkCore = simNetworkCore
     }
 }
 

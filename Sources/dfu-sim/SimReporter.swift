@@ -39,6 +39,7 @@ struct SimReporter: Sendable {
                 "activations": snapshot.activations,
             ]
             if !snapshot.slots.isEmpty { event["slots"] = snapshot.slots.map(Self.json) }
+            if let hash = snapshot.networkCoreHash { event["network_core_hash"] = hash.hexString() }
             line(event)
         } else {
             line(
@@ -50,7 +51,8 @@ struct SimReporter: Sendable {
             }
             for slot in snapshot.slots {
                 let flags = Self.flags(of: slot).joined(separator: " ")
-                line("  slot \(slot.slot): \(slot.version), hash \(slot.hash.hexString()) \(flags)")
+                let image = slot.image == 0 ? "" : "image \(slot.image) "
+                line("  \(image)slot \(slot.slot): \(slot.version), hash \(slot.hash.hexString()) \(flags)")
             }
         }
     }
@@ -58,7 +60,8 @@ struct SimReporter: Sendable {
     /// A slot of an SMP device as the `simulator` event reports it.
     private static func json(_ slot: MCUbootSlotState) -> [String: Any] {
         [
-            "slot": slot.slot, "version": slot.version, "hash": slot.hash.hexString(), "size": slot.size,
+            "image": slot.image, "slot": slot.slot, "version": slot.version, "hash": slot.hash.hexString(),
+            "size": slot.size,
             "bootable": slot.bootable, "pending": slot.pending, "confirmed": slot.confirmed,
             "active": slot.active, "permanent": slot.permanent,
         ]

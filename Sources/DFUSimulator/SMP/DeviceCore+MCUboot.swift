@@ -2,35 +2,47 @@ import MCUmgr
 
 extension DeviceCore {
     /// The SMP device leaves the factory with a 4 KiB image of the configured version in its
-    /// primary slot, confirmed, and an erased secondary slot.
+    /// primary slot, confirmed, and an erased secondary slot; with a network core, image 1 runs a
+    /// 4 KiB image of version 1.0.0 there.
     mutating func installFactoryMCUbootImage() {
         let text = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
         let version = MCUbootVersion(text) ?? MCUbootVersion(major: 1, minor: 0, revision: 0)
-        let hash = configuration.smp.imageHash
-        let slots = MCUbootSlots(
-            factoryImage: SimulatedMCUbootImage.make(
-                version: version, bodySize: 4096, seed: 0xFA, hash: hash),
-            hash: hash, overwrites: configuration.smp.bootloaderMode == .overwriteOnly,
-            refusesDowngrade: configuration.smp.refusesDowngrade)
-        mcuboot = slots
-        firmwareRevision = slots.primary.version.imageListDescription
+        let smp = configuration.smp
+        var images = [
+            MCUbootSlots(
+                factoryImage: SimulatedMCUbootImage.make(
+                    version: version, bodySize: 4096, seed: 0xFA, hash: smp.imageHash),
+                hash: smp.imageHash, overwrites: smp.bootloaderMode == .overwriteOnly,
+                refusesDowngrade: smp.refusesDowngrade)
+        ]
+        if smp.networkCore {
+            images.append(
+                MCUbootSlots(
+                    factoryImage: SimulatedMCUbootImage.make(
+                        version: MCUbootVersion(major: 1, minor: 0, revision: 0), bodySize: 4096, seed: 0xFB,
+                        hash: smp.imageHash),
+                    hash: smp.imageHash, image: 1, isNetworkCore: true))
+        }
+        let flash = MCUbootFlash(images: images)
+        mcuboot = flash
+        firmwareRevision = flash.application.primary.version.imageListDescription
     }
 
-    /// MCUboot at a reset: swaps as the slots' trailers ask (`revert-after-test` makes a tested
-    /// image fail to boot), counting a new image swapped in as an activation. Returns the time it takes beyond a plain boot: each swap erases and
-    /// writes both images, and a failing image boots once before its reset.
+    /// MCUboot at a reset: installs as the slots' trailers ask (`revert-after-test` makes a
+    /// tested application fail to boot), counting each new image booted as an activation (a
+    /// revert, or an image MCUboot erases instead of installing, is not). Returns the time it
+    /// takes beyond a plain boot: each swap erases and writes both images, an overwrite the new
+    /// one, and a failing image boots once before its reset.
     mutating func bootMCUboot() -> Nanoseconds {
-        guard var slots = mcuboot else { return 0 }
+        guard var flash = mcuboot else { return 0 }
+        let application = flash.application
         let failing =
-            configuration.faults.contains(.revertAfterTest) && slots.nextBoot == .test && !slots.overwrites
-        // a new image booted (on test or for good) is an activation; a revert or an image
-        // MCUboot erases instead of installing is not
-        let installing = slots.nextBoot == .test || slots.nextBoot == .permanent
-        let running = slots.primary.hash
-        let copied = slots.boot(testedImageFails: failing)
-        if installing, slots.primary.hash != running { banks.countActivation() }
-        mcuboot = slots
-        firmwareRevision = slots.primary.version.imageListDescription
+            configuration.faults.contains(.revertAfterTest) && application.nextBoot == .test
+            && !application.overwrites
+        let (copied, installed) = flash.boot(testedImageFails: failing)
+        for _ in 0..<installed { banks.countActivation() }
+        mcuboot = flash
+        firmwareRevision = flash.application.primary.version.imageListDescription
         let swapTime = timing.activationTime(bytes: copied).nanoseconds
         return swapTime + (failing ? timing.bootTime.nanoseconds : 0)
     }

@@ -3,6 +3,8 @@ import MCUmgr
 /// One slot of a simulated SMP device as its image list shows it (Zephyr `img_mgmt_state.c`);
 /// also reported in `DeviceSnapshot.slots` and by `dfu-sim`.
 public struct MCUbootSlotState: Equatable, Sendable {
+    /// MCUboot's image number: 0 the application, 1 the nRF5340's network core.
+    public var image: Int
     /// 0 (primary, the running image) or 1 (secondary).
     public var slot: Int
     /// `major.minor.revision`, with `.build` when it is not 0.
@@ -17,7 +19,11 @@ public struct MCUbootSlotState: Equatable, Sendable {
     public var active: Bool
     public var permanent: Bool
 
-    init(slot: Int, image: SlotImage, pending: Bool, confirmed: Bool, active: Bool, permanent: Bool) {
+    init(
+        image number: Int, slot: Int, holding image: SlotImage, pending: Bool, confirmed: Bool, active: Bool,
+        permanent: Bool
+    ) {
+        self.image = number
         self.slot = slot
         version = image.version.imageListDescription
         hash = image.hash
@@ -29,13 +35,15 @@ public struct MCUbootSlotState: Equatable, Sendable {
         self.permanent = permanent
     }
 
-    /// The image list entry.
-    var listEntry: CBORValue {
-        [
+    /// The image list entry; `numbered` when the device has more than one updatable image.
+    func listEntry(numbered: Bool) -> CBORValue {
+        var entry: [CBORValue: CBORValue] = [
             "slot": CBORValue(slot), "version": .text(version), "hash": .bytes(hash),
             "bootable": .bool(bootable),
             "pending": .bool(pending), "confirmed": .bool(confirmed), "active": .bool(active),
             "permanent": .bool(permanent),
         ]
+        if numbered { entry["image"] = CBORValue(image) }
+        return .map(entry)
     }
 }

@@ -61,14 +61,22 @@ struct MCUbootSlots: Sendable {
     let overwrites: Bool
     /// Downgrade prevention: an image older than the running one is erased, not installed.
     let refusesDowngrade: Bool
+    /// MCUboot's image number for this pair.
+    let image: Int
+    /// The nRF5340's network core (image 1 of a simultaneous update): its primary slot is in the
+    /// network core's flash, which the application cannot read, so it is never listed; an image
+    /// is copied there through PCD, overwriting, with no copy to revert to.
+    let isNetworkCore: Bool
 
     init(
         factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm, overwrites: Bool = false,
-        refusesDowngrade: Bool = false
+        refusesDowngrade: Bool = false, image: Int = 0, isNetworkCore: Bool = false
     ) {
         hashAlgorithm = algorithm
-        self.overwrites = overwrites
+        self.overwrites = overwrites || isNetworkCore
         self.refusesDowngrade = refusesDowngrade
+        self.image = image
+        self.isNetworkCore = isNetworkCore
         primaryBytes = factoryImage
         primary = SlotImage(bytes: factoryImage, hash: algorithm)!
     }
@@ -86,9 +94,10 @@ struct MCUbootSlots: Sendable {
     /// `CONFIG_MCUMGR_GRP_IMG_ALLOW_ERASE_PENDING`, on by default).
     var secondaryInUse: Bool { nextBoot == .revert }
 
-    /// The slot (0 or 1) holding an image with this hash.
+    /// The slot (0 or 1) holding an image with this hash, as the image group finds it (not the
+    /// network core's primary slot, which it cannot read).
     func slot(holding hash: [UInt8]) -> Int? {
-        if primary.hash == hash { return 0 }
+        if !isNetworkCore, primary.hash == hash { return 0 }
         if secondary?.hash == hash { return 1 }
         return nil
     }
@@ -113,6 +122,10 @@ struct MCUbootSlots: Sendable {
 
     /// Marks the secondary slot's image for a test or for good (`boot_request_upgrade`).
     mutating func requestUpgrade(permanent: Bool) { request = permanent ? .permanent : .test }
+
+    /// Forgets the secondary slot's request, keeping its image: what MCUboot leaves when it skips
+    /// an update.
+    mutating func dropRequest() { request = .none }
 
     /// Sets the primary slot's `image_ok` (`boot_write_img_confirmed`).
     mutating func confirmPrimary() { primaryConfirmed = true }

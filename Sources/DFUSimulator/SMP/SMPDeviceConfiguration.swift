@@ -34,6 +34,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// MCUboot's downgrade prevention (`MCUBOOT_DOWNGRADE_PREVENTION`): an image older than the
     /// running one is erased instead of installed, and bootloader information says `no-downgrade`.
     public var refusesDowngrade = false
+    /// An nRF5340 built for simultaneous updates of both cores
+    /// (`SB_CONFIG_MCUBOOT_NRF53_MULTI_IMAGE_UPDATE`): image 1 is the network core, written into
+    /// its own secondary slot and copied to the network core by MCUboot (PCD) at the reset. nRF
+    /// Connect SDK requires overwrite-only for it.
+    public var networkCore = false
     /// Zephyr's basic group with erase storage (`CONFIG_MCUMGR_GRP_ZBASIC`, off by default; NCS's
     /// OTA DFU sample turns it on): without it the command is answered `MGMT_ERR_ENOTSUP`.
     public var eraseStorage = false
@@ -56,6 +61,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         guard (2...64).contains(bufferCount) else {
             throw SimulatorConfigurationError(
                 "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
+            )
+        }
+        if networkCore, bootloaderMode != .overwriteOnly {
+            throw SimulatorConfigurationError(
+                "--sim-network-core needs --sim-mcuboot-mode overwrite-only: nRF Connect SDK updates both cores at once only in overwrite-only mode"
             )
         }
         if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {

@@ -1,30 +1,29 @@
 import MCUmgr
 
-/// The image group's state commands on the slots (Zephyr `img_mgmt_state.c`, single image,
-/// MCUboot swap mode; the running image is always in slot 0).
+/// The image group's state commands on one image's slots (Zephyr `img_mgmt_state.c`; the
+/// running image is always in slot 0).
 extension MCUbootSlots {
-    /// The listed slots, slot 0 then slot 1; a slot without a complete, valid image is left out.
-    /// Slot 0 is active, and confirmed unless the next boot reverts; slot 1 is pending for a
-    /// test, pending and permanent for a permanent swap, confirmed when a revert is due.
+    /// The listed slots, slot 0 then slot 1; a slot without a complete, valid image is left out,
+    /// and so is the network core's primary slot. Slot 0 is active, and confirmed unless the
+    /// next boot reverts; slot 1 is pending for a test, pending and permanent for a permanent
+    /// swap, confirmed when a revert is due.
     var states: [MCUbootSlotState] {
         let next = nextBoot
-        var states = [
-            MCUbootSlotState(
-                slot: 0, image: primary, pending: false, confirmed: next != .revert, active: true,
-                permanent: false)
-        ]
+        var states: [MCUbootSlotState] = []
+        if !isNetworkCore {
+            states.append(
+                MCUbootSlotState(
+                    image: image, slot: 0, holding: primary, pending: false, confirmed: next != .revert,
+                    active: true, permanent: false))
+        }
         if let secondary {
             states.append(
                 MCUbootSlotState(
-                    slot: 1, image: secondary, pending: next == .test || next == .permanent,
+                    image: image, slot: 1, holding: secondary, pending: next == .test || next == .permanent,
                     confirmed: next == .revert, active: false, permanent: next == .permanent))
         }
         return states
     }
-
-    /// The state read answer: `{images: [...], splitStatus: 0}`; `image` is not sent (one
-    /// updatable image).
-    var imageList: [CBORValue: CBORValue] { ["images": .array(states.map(\.listEntry)), "splitStatus": 0] }
 
     /// A state write: `confirm` false marks `slot` for a test, true confirms it
     /// (`img_mgmt_set_next_boot_slot`). Nil on success.

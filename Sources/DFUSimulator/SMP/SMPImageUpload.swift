@@ -3,6 +3,8 @@ import MCUmgr
 
 /// The image group's upload state: RAM, lost by every reset (Zephyr `g_img_mgmt_state`).
 struct SMPImageUpload: Sendable {
+    /// The image number whose secondary slot it writes.
+    let image: Int
     /// Bytes written so far: the offset the next chunk must carry.
     var offset: Int
     /// `len` of the first chunk.
@@ -14,6 +16,8 @@ struct SMPImageUpload: Sendable {
 
 /// One upload request's fields (`img_mgmt_upload_req`).
 struct SMPUploadRequest {
+    /// `image` of the first chunk: which image's secondary slot it writes (0 when left out).
+    var image: Int
     var offset: Int?
     var data: [UInt8]
     var length: Int?
@@ -21,7 +25,7 @@ struct SMPUploadRequest {
     var upgrade: Bool
 
     init(_ map: SMPRequestMap) throws(SMPRequestInvalid) {
-        _ = try map.unsigned("image")  // one updatable image: the number is not used
+        image = Int(clamping: try map.unsigned("image") ?? 0)
         offset = try map.unsigned("off").map { Int(clamping: $0) }
         data = try map.bytes("data") ?? []
         length = try map.unsigned("len").map { Int(clamping: $0) }
@@ -39,9 +43,26 @@ struct SMPFlashWork {
 extension SMPServer {
     /// An upload chunk, checked in Zephyr's order (`img_mgmt_upload_inspect`, `img_mgmt_upload`).
     /// A refused chunk also forgets the upload in progress.
-    mutating func upload(_ request: SMPUploadRequest, slots: inout MCUbootSlots, work: inout SMPFlashWork)
+    mutating func upload(
+        _ request: SMPUploadRequest, slots flash: inout MCUbootFlash, work: inout SMPFlashWork
+    )
         -> SMPAnswer
     {
+        // with one updatable image the number is not looked at (`img_mgmt_get_unused_slot_area_id`)
+        let number =
+            request.offset == 0 ? (flash.images.count == 1 ? 0 : request.image) : inProgress?.image ?? 0
+        guard flash.images.indices.contains(number) else {
+            inProgress = nil
+            return .imageError(.noFreeSlot)
+        }
+        let answer = upload(request, image: number, slots: &flash.images[number], work: &work)
+        return answer
+    }
+
+    /// An upload chunk for image `number`'s secondary slot.
+    private mutating func upload(
+        _ request: SMPUploadRequest, image number: Int, slots: inout MCUbootSlots, work: inout SMPFlashWork
+    ) -> SMPAnswer {
         switch inspect(request, slots: slots) {
         case .refuse(let code):
             inProgress = nil
@@ -52,7 +73,7 @@ extension SMPServer {
             break
         }
         if request.offset == 0 {
-            inProgress = SMPImageUpload(offset: 0, size: request.length!, sha: request.sha)
+            inProgress = SMPImageUpload(image: number, offset: 0, size: request.length!, sha: request.sha)
             if configuration.imageCheck, request.sha.count == SHA256.byteCount,
                 slotHolds(sha: request.sha, size: request.length!, slots: slots)
             {

@@ -27,7 +27,7 @@ struct SMPServer: Sendable {
 
     /// Handles one request frame (Zephyr `smp_handle_single_payload`): unknown groups, commands
     /// and operations are `MGMT_ERR_ENOTSUP`, a map that does not decode `MGMT_ERR_EINVAL`.
-    mutating func handle(_ header: SMPHeader, payload: [UInt8], slots: inout MCUbootSlots) -> Outcome {
+    mutating func handle(_ header: SMPHeader, payload: [UInt8], slots: inout MCUbootFlash) -> Outcome {
         let isRead = header.operation == .read
         guard isRead || header.operation == .write else {
             return Outcome(answer: .mcumgrError(.notSupported))
@@ -73,41 +73,43 @@ struct SMPServer: Sendable {
         }
     }
 
-    /// `{hash?, confirm?}` (`img_mgmt_state_write`): answered with the image list.
-    private func stateWrite(_ map: SMPRequestMap, slots: inout MCUbootSlots) throws(SMPRequestInvalid)
+    /// `{hash?, confirm?}` (`img_mgmt_state_write`): answered with the image list. Without a
+    /// hash it confirms the running application.
+    private func stateWrite(_ map: SMPRequestMap, slots: inout MCUbootFlash) throws(SMPRequestInvalid)
         -> SMPAnswer
     {
         let hash = try map.bytes("hash") ?? []
         let confirm = try map.bool("confirm") ?? false
-        let slot: Int
+        var location = (image: 0, slot: 0)
         if hash.isEmpty {
             guard confirm else { return .imageError(.invalidHash) }
-            slot = 0
         } else {
             guard hash.count == slots.hashAlgorithm.byteCount else { return .imageError(.invalidHash) }
-            guard let found = slots.slot(holding: hash) else { return .imageError(.hashNotFound) }
-            slot = found
+            guard let found = slots.location(of: hash) else { return .imageError(.hashNotFound) }
+            location = found
         }
-        if let refusal = slots.setNextBoot(slot: slot, confirm: confirm) { return .imageError(refusal) }
+        if let refusal = slots.setNextBoot(image: location.image, slot: location.slot, confirm: confirm) {
+            return .imageError(refusal)
+        }
         return .success(slots.imageList)
     }
 
-    /// `{slot?}` (`img_mgmt_erase`): the secondary slot unless told otherwise; a slot in use is
-    /// refused, an erased one costs nothing; the upload in progress is forgotten.
-    private mutating func erase(_ map: SMPRequestMap, slots: inout MCUbootSlots, work: inout SMPFlashWork)
+    /// `{slot?}` (`img_mgmt_erase`): a slot number counted over all images (image i has slots
+    /// 2i and 2i + 1), the application's secondary slot unless told otherwise; a running slot or
+    /// one in use is refused, an erased one costs nothing; the upload in progress is forgotten.
+    private mutating func erase(
+        _ map: SMPRequestMap, slots flash: inout MCUbootFlash, work: inout SMPFlashWork
+    )
         throws(SMPRequestInvalid) -> SMPAnswer
     {
-        switch try map.unsigned("slot") ?? 1 {
-        case 0:
-            return .imageError(.noFreeSlot)  // the running image
-        case 1:
-            if slots.secondary != nil && slots.secondaryInUse { return .imageError(.noFreeSlot) }
-            if !slots.secondaryBytes.isEmpty { work.eraseBytes = configuration.slotSize }
-            slots.eraseSecondary()
-            inProgress = nil
-            return .success([:])
-        default:
-            return .imageError(.invalidSlot)
-        }
+        let slot = Int(clamping: try map.unsigned("slot") ?? 1)
+        guard flash.images.indices.contains(slot / 2) else { return .imageError(.invalidSlot) }
+        guard slot % 2 == 1 else { return .imageError(.noFreeSlot) }  // a running image
+        let slots = flash.images[slot / 2]
+        if slots.secondary != nil && slots.secondaryInUse { return .imageError(.noFreeSlot) }
+        if !slots.secondaryBytes.isEmpty { work.eraseBytes = configuration.slotSize }
+        flash.images[slot / 2].eraseSecondary()
+        inProgress = nil
+        return .success([:])
     }
 }

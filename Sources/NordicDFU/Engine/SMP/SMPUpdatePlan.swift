@@ -5,7 +5,9 @@ import MCUmgr
 ///
 /// An image is up to date when the device runs an image with its hash; it is skipped as older when
 /// the device runs a newer version (unless forced). An image that a slot already holds, not
-/// running, needs no upload, only its activation.
+/// running, needs no upload, only its activation. The network core of an nRF5340 cannot be read
+/// back: its image counts as up to date when the device lists nothing for it and runs every
+/// other image of the package.
 struct SMPUpdatePlan: Equatable {
     /// What happens to one image of the package.
     enum Step: Equatable {
@@ -29,7 +31,18 @@ struct SMPUpdatePlan: Equatable {
     /// Decides for `package` on a device whose image list is `state`; `confirms` when the update
     /// ends with a confirmation (`SMPActivation.testAndConfirm`).
     init(package: MCUbootPackage, state: ImageStateResponse, force: Bool, confirms: Bool) {
-        steps = package.images.map { Self.step(for: $0, in: state, force: force, confirms: confirms) }
+        var steps = package.images.map { Self.step(for: $0, in: state, force: force, confirms: confirms) }
+        // The network core's running image is never listed: its image is taken as installed
+        // with the application it came with, unless a slot of its own holds it.
+        let unlisted = package.images.indices.filter { index in
+            package.images[index].core == .network
+                && !state.images.contains { Int($0.image) == package.images[index].imageIndex }
+        }
+        let othersInstalled = steps.indices.allSatisfy { unlisted.contains($0) || steps[$0] == .upToDate }
+        if !unlisted.isEmpty, unlisted.count < steps.count, othersInstalled {
+            for index in unlisted { steps[index] = .upToDate }
+        }
+        self.steps = steps
         let first = package.images[0]
         let running = Self.running(first.imageIndex, in: state)
         let skipping = steps.allSatisfy { $0 == .upToDate || $0 == .deviceIsNewer }

@@ -16,19 +16,29 @@ extension SMPUpdateRun {
         let activation = options.smpActivation
         var toConfirm = confirming
         if !marking.isEmpty {
-            for image in marking {
+            let permanent = activation == .confirmOnly || updatesNetworkCore
+            if permanent, activation != .confirmOnly {
+                session.log(
+                    .info,
+                    "the network core cannot run an image on test: every image is marked confirmed "
+                        + "before the reset, the network core's first")
+            }
+            for image in markingOrder(marking) {
                 let request: SMPRequest =
-                    activation == .confirmOnly
-                    ? .imageConfirm(hash: image.image.hash) : .imageTest(hash: image.image.hash)
-                _ = try await link.channel.request(request, timeout: options.responseTimeout)
+                    permanent ? .imageConfirm(hash: image.image.hash) : .imageTest(hash: image.image.hash)
+                let answer = try await link.channel.request(request, timeout: options.responseTimeout)
+                if updatesNetworkCore { try checkMarkedPermanent(image, in: answer) }
             }
             if activation == .noReset {
                 session.tally.partsActivated = marking.count
-                session.log(.info, "marked for test: the device runs the new image after its next reset")
+                session.log(
+                    .info,
+                    "marked \(permanent ? "to be installed" : "for test"): the device runs the new image "
+                        + "after its next reset")
                 return link
             }
             link = try await reset(link, whenReconnected: whenReconnected)
-            if activation == .testAndConfirm { toConfirm += marking }
+            if activation == .testAndConfirm, !permanent { toConfirm += marking }
         }
         link = try await checkAndConfirm(
             checking: marking, confirming: toConfirm, bootloader: bootloader, on: link,
@@ -96,6 +106,10 @@ extension SMPUpdateRun {
         _ images: [MCUbootPackage.Image], in state: ImageStateResponse, bootloader: SMPBootloader?
     ) throws {
         for image in images {
+            if image.core == .network {
+                try checkNetworkCoreUpdated(image, in: state)
+                continue
+            }
             let running = SMPUpdatePlan.running(image.imageIndex, in: state)
             guard running?.hash != image.image.hash else { continue }
             let installed = running.map { "\($0.version)" } ?? "no image"

@@ -20,7 +20,7 @@ struct SMPUpdateRun {
             let state = try await imageState(link!)
             try checkImageHashes(against: state)
             let bootloader = try await session.bootloader(link!)
-            if let refusal = bootloader?.refusal(of: options.smpActivation) {
+            if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smpActivation) {
                 throw session.failure(
                     .deviceNotSupported, refusal,
                     advice: "nothing was sent: the device runs its image as before")
