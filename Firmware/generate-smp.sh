@@ -31,3 +31,25 @@ cat >"$work/manifest.json" <<JSON
 JSON
 rm -f dfu_application.zip
 (cd "$work" && zip -q -X "$OLDPWD/dfu_application.zip" manifest.json app.signed.bin)
+
+# nrf5340_dfu_application.zip: both cores of an nRF5340 built for simultaneous updates, the
+# application (image 0) and the network core's image (image 1, 16 KiB, its manifest entry naming
+# the cpunet board), as nrf's generate_zip.py writes them.
+python3 -c 'import random, sys; r = random.Random(53); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(16384)))' >"$work/net.bin"
+"$imgtool" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x3A000 -k mcuboot_test_key.pem \
+    --version 1.1.0 "$work/net.bin" "$work/ipc_radio.signed.bin"
+cp "$work/app.signed.bin" "$work/nrf5340_app.signed.bin"
+app_size=$(stat -c %s "$work/nrf5340_app.signed.bin")
+net_size=$(stat -c %s "$work/ipc_radio.signed.bin")
+cat >"$work/manifest.json" <<JSON
+{"format-version": 0, "time": 1764115200, "name": "nrf5340_app", "files": [{"type": "application",
+ "board": "nrf5340dk/nrf5340/cpuapp", "soc": "nrf5340", "load_address": 49152, "image_index": "0",
+ "slot_index_primary": "1", "slot_index_secondary": "2", "version_MCUBOOT": "1.2.0",
+ "size": $app_size, "file": "nrf5340_app.signed.bin", "modtime": 1764115200},
+ {"type": "application", "board": "nrf5340dk/nrf5340/cpunet", "soc": "nrf5340",
+ "load_address": 16812032, "image_index": "1", "slot_index_primary": "3",
+ "slot_index_secondary": "4", "version": "1.1.0", "size": $net_size, "file": "ipc_radio.signed.bin",
+ "modtime": 1764115200}]}
+JSON
+rm -f nrf5340_dfu_application.zip
+(cd "$work" && zip -q -X "$OLDPWD/nrf5340_dfu_application.zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)

@@ -157,7 +157,7 @@ extension FleetDeviceEntry {
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
                 "smp_reassembly", "smp_image_check", "smp_erase_storage", "image_hash",
-                "mcuboot_mode",
+                "mcuboot_mode", "mcuboot_no_downgrade", "network_core",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),

@@ -96,7 +96,8 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var pageEraseMs: Int?
     public var wordWriteUs: Int?
     /// `smp-app` settings (`slot_kib`, `smp_buf_size`, `smp_buf_count`, `smp_reassembly`,
-    /// `smp_image_check`, `smp_erase_storage`, `image_hash`, `mcuboot_mode`).
+    /// `smp_image_check`, `smp_erase_storage`, `image_hash`, `mcuboot_mode`,
+    /// `mcuboot_no_downgrade`, `network_core`).
     public var slotKib: Int?
     public var smpBufSize: Int?
     public var smpBufCount: Int?
@@ -105,6 +106,8 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var smpEraseStorage = false
     public var imageHash: String?
     public var mcubootMode: String?
+    public var mcubootNoDowngrade = false
+    public var networkCore = false
     /// Real time per unit of virtual time its GATT operations also take (`real_time_factor`).
     public var realTimeFactor: Double?
 

@@ -20,6 +20,8 @@ extension FleetSimulationSpec {
         smpEraseStorage = try object.bool("smp_erase_storage") ?? false
         imageHash = try object.string("image_hash")
         mcubootMode = try object.string("mcuboot_mode")
+        mcubootNoDowngrade = try object.bool("mcuboot_no_downgrade") ?? false
+        networkCore = try object.bool("network_core") ?? false
         realTimeFactor = try object.double("real_time_factor", in: 0...10)
     }
 }

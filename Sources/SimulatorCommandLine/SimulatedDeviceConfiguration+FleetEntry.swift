@@ -39,6 +39,8 @@ extension SimulatedDeviceConfiguration {
         if spec.smpReassembly { arguments.append("--sim-smp-reassembly") }
         if spec.smpImageCheck { arguments.append("--sim-smp-image-check") }
         if spec.smpEraseStorage { arguments.append("--sim-smp-erase-storage") }
+        if spec.mcubootNoDowngrade { arguments.append("--sim-mcuboot-no-downgrade") }
+        if spec.networkCore { arguments.append("--sim-network-core") }
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
             self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)

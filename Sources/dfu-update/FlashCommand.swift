@@ -157,9 +157,11 @@ extension DeviceSnapshot {
             ("mode", .string(mode.rawValue)), ("images", .object(images)), ("activations", .int(activations)),
         ]
         guard !slots.isEmpty else { return members }
+        let networkCore: [(String, JSONValue)] =
+            networkCoreHash.map { [("network_core_hash", .string($0.hexString()))] } ?? []
         return members + [
             ("slots", .array(slots.map(\.contractValue))), ("settings_erasures", .int(settingsErasures)),
-        ]
+        ] + networkCore
     }
 }
 
@@ -167,7 +169,8 @@ extension MCUbootSlotState {
     /// A slot of an SMP device as the contract's `simulator` event reports it.
     var contractValue: JSONValue {
         .object([
-            ("slot", .int(slot)), ("version", .string(version)), ("hash", .string(hash.hexString())),
+            ("image", .int(image)), ("slot", .int(slot)), ("version", .string(version)),
+            ("hash", .string(hash.hexString())),
             ("size", .int(size)), ("bootable", .bool(bootable)), ("pending", .bool(pending)),
             ("confirmed", .bool(confirmed)), ("active", .bool(active)), ("permanent", .bool(permanent)),
         ])

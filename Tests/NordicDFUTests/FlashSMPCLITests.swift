@@ -47,6 +47,26 @@ final class FlashSMPCLITests: XCTestCase {
         XCTAssertEqual(nordicAccepted.status, 0, nordicAccepted.stderr)
     }
 
+    /// Both cores of an nRF5340 from the sample package: the network core runs its image after
+    /// one update; test-only is refused before anything is sent (docs/mcumgr.md).
+    func testAnNRF5340PackageUpdatesBothCores() async throws {
+        let package = path("Firmware/nrf5340_dfu_application.zip")
+        let device = ["--simulate", "smp-app", "--sim-mcuboot-mode", "overwrite-only", "--sim-network-core"]
+        let inspected = try await CLIRunner.run(["inspect", package, "--json"])
+        let images = try XCTUnwrap(try inspected.jsonLines().first).objects("images")
+        XCTAssertEqual(try images.map { try $0.string("core") }, ["application", "network"])
+        let run = try await flash(package, device + ["--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try result(run).string("activation"), "confirmed")
+        let simulator = try XCTUnwrap(try run.jsonLines().last { try $0.string("event") == "simulator" })
+        XCTAssertEqual(try simulator.string("network_core_hash"), try images[1].string("hash"))
+        XCTAssertEqual(
+            try simulator.objects("slots").map { try $0.string("hash") }, [try images[0].string("hash")])
+        let tested = try await flash(package, device + ["--activation", "test-only", "--json"])
+        XCTAssertEqual(tested.status, 1, tested.stderr)
+        XCTAssertTrue(try result(tested).object("error").string("message").contains("network core"), tested.stderr)
+    }
+
     func testAnUnsignedPackageWithAKeyHasNothingToVerifyAndSaysSo() async throws {
         let run = try await flash(
             path("Firmware/legacy_app.zip"),
