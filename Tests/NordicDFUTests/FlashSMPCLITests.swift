@@ -64,7 +64,8 @@ final class FlashSMPCLITests: XCTestCase {
             try simulator.objects("slots").map { try $0.string("hash") }, [try images[0].string("hash")])
         let tested = try await flash(package, device + ["--activation", "test-only", "--json"])
         XCTAssertEqual(tested.status, 1, tested.stderr)
-        XCTAssertTrue(try result(tested).object("error").string("message").contains("network core"), tested.stderr)
+        XCTAssertTrue(
+            try result(tested).object("error").string("message").contains("network core"), tested.stderr)
     }
 
     func testAnUnsignedPackageWithAKeyHasNothingToVerifyAndSaysSo() async throws {
