@@ -107,7 +107,7 @@ public struct SimulationOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); unknown answers -1 (default: the command is not built in, MCUboot swaps).",
-            valueName: "swap-using-scratch|swap-using-move|swap-using-offset|overwrite-only|unknown"))
+            valueName: "swap-using-scratch|swap-using-move|swap-using-offset|overwrite-only|direct-xip|direct-xip-with-revert|unknown"))
     public var simMcubootMode: MCUbootMode?
 
     @Flag(

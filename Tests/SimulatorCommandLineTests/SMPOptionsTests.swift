@@ -57,7 +57,7 @@ final class SMPOptionsTests: XCTestCase {
             (["--sim-slot-kib", "2"], "--sim-slot-kib 2"),
             (["--sim-firmware-version", "one"], "--sim-firmware-version one"),
             (["--sim-page-erase-ms", "20000"], "--sim-page-erase-ms 20000"),
-            (["--sim-mcuboot-mode", "direct-xip"], "the simulated MCUboot swaps"),
+            (["--sim-mcuboot-mode", "ram-load"], "the simulated MCUboot swaps"),
         ]
         for (arguments, message) in cases {
             let options = try SimulationOptions.parse(["--simulate", "smp-app"] + arguments)

@@ -8,12 +8,15 @@ extension DeviceCore {
         let text = configuration.firmwareVersion ?? SimulatedDeviceConfiguration.defaultFirmwareVersion
         let version = MCUbootVersion(text) ?? MCUbootVersion(major: 1, minor: 0, revision: 0)
         let smp = configuration.smp
+        // a direct-XIP device runs an image linked for slot 0
+        let inPlace = smp.installation == .directXIP || smp.installation == .directXIPWithRevert
         var images = [
             MCUbootSlots(
                 factoryImage: SimulatedMCUbootImage.make(
-                    version: version, bodySize: 4096, seed: 0xFA, hash: smp.imageHash),
-                hash: smp.imageHash, overwrites: smp.bootloaderMode == .overwriteOnly,
-                refusesDowngrade: smp.refusesDowngrade)
+                    version: version, bodySize: 4096, seed: 0xFA,
+                    flags: inPlace ? MCUbootHeader.Flags.romFixed.rawValue : 0,
+                    loadAddress: inPlace ? smp.slotAddress(0) : 0, hash: smp.imageHash),
+                hash: smp.imageHash, installation: smp.installation, refusesDowngrade: smp.refusesDowngrade)
         ]
         if smp.networkCore {
             images.append(

@@ -19,10 +19,23 @@ struct SlotImage: Equatable, Sendable {
     }
 }
 
-/// The primary and secondary slots of one MCUboot image pair in a swap mode or overwrite-only,
-/// and the trailer state that decides the next boot. Flash: survives resets (docs/simulator.md,
-/// "SMP device").
+/// The primary and secondary slots of one MCUboot image pair, and the trailer state that decides
+/// the next boot. Flash: survives resets (docs/simulator.md, "SMP device"). "Primary" is the slot
+/// the image runs from and "secondary" the other one: the same slots in the swap modes and
+/// overwrite-only, whichever slot runs in direct-XIP.
 struct MCUbootSlots: Sendable {
+    /// How MCUboot installs an image (its mode, for this pair).
+    enum Installation: Sendable {
+        /// Swaps the slots' contents; an unconfirmed test is swapped back.
+        case swap
+        /// Copies the image in for good (overwrite-only, and the nRF5340's network core).
+        case overwrite
+        /// Runs from either slot, the higher version; no test, no revert (`MCUBOOT_DIRECT_XIP`).
+        case directXIP
+        /// Runs the tested image from its slot once, and erases it if it was not confirmed.
+        case directXIPWithRevert
+    }
+
     /// What the secondary slot's trailer asks MCUboot to do.
     enum Request: Sendable {
         case none
@@ -42,7 +55,7 @@ struct MCUbootSlots: Sendable {
         case revert
     }
 
-    /// The running image (slot 0).
+    /// The running image.
     private(set) var primary: SlotImage
     /// The secondary slot's bytes (slot 1): empty when erased.
     private(set) var secondaryBytes: [UInt8] = []
@@ -53,12 +66,12 @@ struct MCUbootSlots: Sendable {
     private(set) var primaryConfirmed = true
     /// The primary slot's bytes: the file that was uploaded (or the factory image).
     private(set) var primaryBytes: [UInt8]
+    /// The slot number the image runs from: 0, or 1 after direct-XIP booted the other slot.
+    private(set) var runningSlot = 0
 
     /// The image hash this device's MCUboot and image group use.
     let hashAlgorithm: MCUbootHashAlgorithm
-    /// Overwrite-only (`MCUBOOT_OVERWRITE_ONLY`): a marked image, tested or confirmed, is copied
-    /// into the primary slot for good and the secondary slot erased; nothing is ever reverted.
-    let overwrites: Bool
+    let installation: Installation
     /// Downgrade prevention: an image older than the running one is erased, not installed.
     let refusesDowngrade: Bool
     /// MCUboot's image number for this pair.
@@ -69,11 +82,11 @@ struct MCUbootSlots: Sendable {
     let isNetworkCore: Bool
 
     init(
-        factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm, overwrites: Bool = false,
+        factoryImage: [UInt8], hash algorithm: MCUbootHashAlgorithm, installation: Installation = .swap,
         refusesDowngrade: Bool = false, image: Int = 0, isNetworkCore: Bool = false
     ) {
         hashAlgorithm = algorithm
-        self.overwrites = overwrites || isNetworkCore
+        self.installation = isNetworkCore ? .overwrite : installation
         self.refusesDowngrade = refusesDowngrade
         self.image = image
         self.isNetworkCore = isNetworkCore
@@ -81,8 +94,20 @@ struct MCUbootSlots: Sendable {
         primary = SlotImage(bytes: factoryImage, hash: algorithm)!
     }
 
+    /// Overwrite-only (`MCUBOOT_OVERWRITE_ONLY`): a marked image, tested or confirmed, is copied
+    /// into the primary slot for good and the secondary slot erased; nothing is ever reverted.
+    var overwrites: Bool { installation == .overwrite }
+
+    /// The slot number of the slot not running.
+    var otherSlot: Int { 1 - runningSlot }
+
     var nextBoot: NextBoot {
-        switch request {
+        // direct-XIP boots the valid image of the higher version, whatever the trailers say
+        if installation == .directXIP {
+            guard let secondary, secondary.bootable, secondary.version > primary.version else { return .none }
+            return .permanent
+        }
+        return switch request {
         case .test: .test
         case .permanent: .permanent
         case .none: primaryConfirmed ? .none : .revert
@@ -144,15 +169,25 @@ struct MCUbootSlots: Sendable {
             var copied = swap()
             primaryConfirmed = false
             if testedImageFails {
-                copied += swap()
-                primaryConfirmed = true
+                copied += revert()
             }
             return copied
-        case .permanent, .revert:
+        case .permanent:
             let copied = swap()
             primaryConfirmed = true
             return copied
+        case .revert:
+            return revert()
         }
+    }
+
+    /// Goes back to the image that ran before an unconfirmed test; direct-XIP with revert erases
+    /// the image that failed (MCUboot `BOOT_DIRECT_XIP_REVERT`).
+    private mutating func revert() -> Int {
+        let copied = swap()
+        primaryConfirmed = true
+        if installation == .directXIPWithRevert { eraseSecondary() }
+        return copied
     }
 
     /// Copies the secondary image over the primary one and erases the secondary slot (MCUboot
@@ -169,9 +204,13 @@ struct MCUbootSlots: Sendable {
         return primaryBytes.count
     }
 
+    /// Exchanges the slots' roles: their contents in the swap modes, the slot booted in
+    /// direct-XIP (which copies nothing). Returns the bytes copied.
     private mutating func swap() -> Int {
         guard let incoming = secondary else { return 0 }
-        let copied = primaryBytes.count + secondaryBytes.count
+        let inPlace = installation == .directXIP || installation == .directXIPWithRevert
+        let copied = inPlace ? 0 : primaryBytes.count + secondaryBytes.count
+        if inPlace { runningSlot = otherSlot }
         (primaryBytes, secondaryBytes) = (secondaryBytes, primaryBytes)
         secondary = primary
         primary = incoming

@@ -29,8 +29,25 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     public var bootloaderMode: MCUbootMode?
     /// The modes the simulated MCUboot can run in, and −1.
     public static let simulatedModes: [MCUbootMode] = [
-        .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .overwriteOnly, .unknown,
+        .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .overwriteOnly, .directXIP, .directXIPWithRevert,
+        .unknown,
     ]
+    /// Where slot 0 starts in flash: 0xC000, after MCUboot, as on the nRF52840 DK; slot `n`
+    /// follows at `n` slot sizes. A direct-XIP image is linked for one of these addresses.
+    public static let firstSlotAddress: UInt32 = 0xC000
+
+    /// The flash address of slot `number` (image `i` has slots `2i` and `2i + 1`).
+    public func slotAddress(_ number: Int) -> UInt32 { Self.firstSlotAddress + UInt32(number * slotSize) }
+
+    /// How the simulated MCUboot installs the application's images in the configured mode.
+    var installation: MCUbootSlots.Installation {
+        switch bootloaderMode {
+        case .overwriteOnly?: .overwrite
+        case .directXIP?: .directXIP
+        case .directXIPWithRevert?: .directXIPWithRevert
+        default: .swap
+        }
+    }
     /// MCUboot's downgrade prevention (`MCUBOOT_DOWNGRADE_PREVENTION`): an image older than the
     /// running one is erased instead of installed, and bootloader information says `no-downgrade`.
     public var refusesDowngrade = false
@@ -70,7 +87,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         }
         if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {
             throw SimulatorConfigurationError(
-                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps or overwrites; choose a swap mode, overwrite-only or unknown"
+                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps, overwrites or executes in place; choose a swap mode, overwrite-only, direct-xip, direct-xip-with-revert or unknown"
             )
         }
     }

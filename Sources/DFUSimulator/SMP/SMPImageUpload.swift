@@ -124,6 +124,12 @@ extension SMPServer {
         if !request.sha.isEmpty, let upload = inProgress, upload.sha == request.sha { return .answerOffset }
         if slots.secondaryInUse { return .refuse(.noFreeSlot) }
         if length > configuration.slotSize { return .refuse(.invalidImageTooLarge) }
+        // `CONFIG_MCUMGR_GRP_IMG_REJECT_DIRECT_XIP_MISMATCHED_SLOT`: an image linked for one slot
+        if let target = Self.fixedLoadAddress(request.data),
+            target != configuration.slotAddress(2 * slots.image + slots.otherSlot)
+        {
+            return .refuse(.invalidFlashAddress)
+        }
         if request.upgrade, !Self.isNewer(version, than: slots.primary.version) {
             return .refuse(.currentVersionIsNewer)
         }
@@ -140,6 +146,14 @@ extension SMPServer {
         return MCUbootVersion(
             major: header[20], minor: header[21], revision: little(22, UInt16.self),
             build: little(24, UInt32.self))
+    }
+
+    /// The load address of an image linked for one slot (header flag `IMAGE_F_ROM_FIXED`); nil
+    /// for any other.
+    private static func fixedLoadAddress(_ header: [UInt8]) -> UInt32? {
+        let flags = (0..<4).reduce(UInt32(0)) { $0 | UInt32(header[16 + $1]) << ($1 * 8) }
+        guard flags & MCUbootHeader.Flags.romFixed.rawValue != 0 else { return nil }
+        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(header[4 + $1]) << ($1 * 8) }
     }
 
     /// Zephyr's `img_mgmt_vercmp`: major, minor, revision; the build number does not count.

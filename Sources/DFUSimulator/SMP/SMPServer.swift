@@ -104,8 +104,8 @@ struct SMPServer: Sendable {
     {
         let slot = Int(clamping: try map.unsigned("slot") ?? 1)
         guard flash.images.indices.contains(slot / 2) else { return .imageError(.invalidSlot) }
-        guard slot % 2 == 1 else { return .imageError(.noFreeSlot) }  // a running image
         let slots = flash.images[slot / 2]
+        guard slot % 2 == slots.otherSlot else { return .imageError(.noFreeSlot) }  // a running image
         if slots.secondary != nil && slots.secondaryInUse { return .imageError(.noFreeSlot) }
         if !slots.secondaryBytes.isEmpty { work.eraseBytes = configuration.slotSize }
         flash.images[slot / 2].eraseSecondary()

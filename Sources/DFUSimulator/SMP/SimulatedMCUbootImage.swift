@@ -5,15 +5,16 @@ import MCUmgr
 /// factory with one; tests and `dfu-sim` users upload others.
 public enum SimulatedMCUbootImage {
     /// An image of `version` whose body is `bodySize` bytes derived from `seed` (different seeds
-    /// give different hashes).
+    /// give different hashes); `loadAddress` with the `romFixed` flag links it for one slot, as
+    /// direct-XIP images are.
     public static func make(
-        version: MCUbootVersion, bodySize: Int, seed: UInt8 = 0, flags: UInt32 = 0,
+        version: MCUbootVersion, bodySize: Int, seed: UInt8 = 0, flags: UInt32 = 0, loadAddress: UInt32 = 0,
         hash algorithm: MCUbootHashAlgorithm = .sha256
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(MCUbootHeader.size + bodySize + 40)
         append(MCUbootHeader.magic, to: &bytes)
-        append(UInt32(0), to: &bytes)  // load address
+        append(loadAddress, to: &bytes)
         append(UInt16(MCUbootHeader.size), to: &bytes)  // header size
         append(UInt16(0), to: &bytes)  // protected TLV size
         append(UInt32(bodySize), to: &bytes)

@@ -7,11 +7,17 @@ public struct MCUbootPackage: Sendable {
         public var imageIndex: Int
         public var core: DFUApplicationPackage.Core
         public var image: MCUbootImage
+        /// The slot this image is linked for, counted over all images (image `i` has slots `2i`
+        /// and `2i + 1`): a direct-XIP package holds one such variant per slot (manifest `slot`);
+        /// nil for an image that goes to whichever slot the device picks.
+        public var slot: Int?
 
-        public init(imageIndex: Int, core: DFUApplicationPackage.Core, image: MCUbootImage) {
+        public init(imageIndex: Int, core: DFUApplicationPackage.Core, image: MCUbootImage, slot: Int? = nil)
+        {
             self.imageIndex = imageIndex
             self.core = core
             self.image = image
+            self.slot = slot
         }
     }
 
@@ -23,7 +29,9 @@ public struct MCUbootPackage: Sendable {
     /// The images of an nRF Connect SDK package, in manifest order.
     public init(_ package: DFUApplicationPackage) {
         name = package.name
-        images = package.images.map { Image(imageIndex: $0.imageIndex, core: $0.core, image: $0.image) }
+        images = package.images.map {
+            Image(imageIndex: $0.imageIndex, core: $0.core, image: $0.image, slot: $0.manifestEntry.slot)
+        }
     }
 
     /// A single image file, for the application core (image 0).

@@ -31,10 +31,20 @@ final class SMPBootloaderTests: XCTestCase {
         }
     }
 
+    func testDirectXIPRunsNoTestWithoutRevertAndEverythingWithIt() throws {
+        let withoutRevert = SMPBootloader(name: "MCUboot", mode: .directXIP)
+        let refusal = try XCTUnwrap(withoutRevert.refusal(of: .testOnly))
+        XCTAssertTrue(refusal.contains("cannot run an image on test"), refusal)
+        for activation in activations {
+            XCTAssertNil(SMPBootloader(name: "MCUboot", mode: .directXIPWithRevert).refusal(of: activation))
+            if activation != .testOnly {
+                XCTAssertNil(withoutRevert.refusal(of: activation), "\(activation)")
+            }
+        }
+    }
+
     func testModesWithoutAFlowAreRefusedWhateverTheActivation() {
-        let modes: [MCUbootMode] = [
-            .singleSlot, .directXIP, .directXIPWithRevert, .ramLoad, .firmwareLoader, .singleSlotRAMLoad,
-        ]
+        let modes: [MCUbootMode] = [.singleSlot, .ramLoad, .firmwareLoader, .singleSlotRAMLoad]
         for mode in modes {
             for activation in activations {
                 let refusal = SMPBootloader(name: "MCUboot", mode: mode).refusal(of: activation)

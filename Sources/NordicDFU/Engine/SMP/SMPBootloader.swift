@@ -36,8 +36,12 @@ public struct SMPBootloader: Hashable, Sendable {
     public func refusal(of activation: DFUOptions.SMPActivation) -> String? {
         guard let mode, mode.isKnown else { return nil }
         switch mode {
-        case .swapUsingScratch, .swapUsingMove, .swapUsingOffset:
+        case .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .directXIPWithRevert:
             return nil
+        case .directXIP:
+            guard activation == .testOnly else { return nil }
+            return "MCUboot runs in direct-XIP mode without revert, which boots the higher version for "
+                + "good: it cannot run an image on test; use --activation test-and-confirm or confirm-only"
         case .overwriteOnly:
             guard activation == .testOnly else { return nil }
             return "MCUboot runs in overwrite-only mode, which installs a tested image for good: "
@@ -50,9 +54,8 @@ public struct SMPBootloader: Hashable, Sendable {
                 + "(nRF Connect SDK Bare Metal), which dfu-update does not drive yet: update it with "
                 + "nRF Connect Device Manager"
         default:
-            return "MCUboot runs in \(mode) mode, which boots the image built for the slot it does "
-                + "not run from; dfu-update does not update it yet (it updates the swap modes and "
-                + "overwrite-only): update it with nRF Connect Device Manager"
+            return "MCUboot runs in \(mode) mode, which dfu-update does not update yet (it updates "
+                + "the swap modes, overwrite-only and direct-XIP): update it with nRF Connect Device Manager"
         }
     }
 

@@ -12,6 +12,9 @@ extension SMPUpdateRun {
         _ marking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
         on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
+        if bootloader?.mode == .directXIP, !marking.isEmpty {
+            return try await activateInPlace(marking, on: start, whenReconnected: whenReconnected)
+        }
         var link = start
         let activation = options.smpActivation
         var toConfirm = confirming
@@ -57,7 +60,7 @@ extension SMPUpdateRun {
     /// Checks that the device runs each of `checking`, then confirms `confirming`. Both may be
     /// asked again: a link lost meanwhile is found again (within `retries`) and the check and the
     /// confirmations start over, as the device keeps what it runs and confirming twice is harmless.
-    private func checkAndConfirm(
+    func checkAndConfirm(
         checking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
         on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
@@ -86,7 +89,7 @@ extension SMPUpdateRun {
 
     /// Resets the device and connects again once it is back (MCUboot swaps the slots first). A
     /// link that drops before the reset's answer arrives is the reset too.
-    private func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
+    func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
         do {
             _ = try await link.channel.request(.reset(force: false), timeout: options.responseTimeout)
             try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)

@@ -19,6 +19,7 @@ struct SMPUpdateRun {
             session.state(.starting)
             let state = try await imageState(link!)
             try checkImageHashes(against: state)
+            let package = try variants(for: state)
             let bootloader = try await session.bootloader(link!)
             if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smpActivation) {
                 throw session.failure(
@@ -28,6 +29,13 @@ struct SMPUpdateRun {
             let plan = SMPUpdatePlan(
                 package: package, state: state, force: options.force,
                 confirms: options.smpActivation == .testAndConfirm)
+            if let refusal = directXIPRefusal(
+                plan.images(.upload, of: package), state: state, bootloader: bootloader)
+            {
+                throw session.failure(
+                    .deviceNotSupported, refusal,
+                    advice: "nothing was sent: the device runs its image as before")
+            }
             session.emit(.version(plan.versionCheck))
             if plan.isUpToDate {
                 session.log(
