@@ -53,3 +53,25 @@ cat >"$work/manifest.json" <<JSON
 JSON
 rm -f nrf5340_dfu_application.zip
 (cd "$work" && zip -q -X "$OLDPWD/nrf5340_dfu_application.zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)
+
+# directxip_dfu_application.zip: the 1.2.0 application linked for each slot of a direct-XIP
+# device (imgtool --rom-fixed: slot 0 at 0xC000, slot 1 at 0x82000, as the simulated smp-app's
+# 0x76000-byte slots), with the manifest's `slot` and `version_MCUBOOT+XIP` keys as nrf's
+# zip.cmake writes them for SB_CONFIG_MCUBOOT_BUILD_DIRECT_XIP_VARIANT.
+"$imgtool" sign "${common[@]}" --version 1.2.0 --rom-fixed 0xC000 "$work/body.bin" "$work/zephyr.signed.bin"
+"$imgtool" sign "${common[@]}" --version 1.2.0 --rom-fixed 0x82000 "$work/body.bin" \
+    "$work/mcuboot_secondary_app.signed.bin"
+primary_size=$(stat -c %s "$work/zephyr.signed.bin")
+secondary_size=$(stat -c %s "$work/mcuboot_secondary_app.signed.bin")
+cat >"$work/manifest.json" <<JSON
+{"format-version": 0, "time": 1764115200, "name": "directxip_app", "files": [{"type": "application",
+ "board": "nrf52840dk/nrf52840", "soc": "nrf52840", "load_address": 49152,
+ "version_MCUBOOT+XIP": "1.2.0", "image_index": "0", "slot": "0", "size": $primary_size,
+ "file": "zephyr.signed.bin", "modtime": 1764115200}, {"type": "application",
+ "board": "nrf52840dk/nrf52840", "soc": "nrf52840", "load_address": 532480, "image_index": "0",
+ "slot": "1", "version_MCUBOOT+XIP": "1.2.0", "size": $secondary_size,
+ "file": "mcuboot_secondary_app.signed.bin", "modtime": 1764115200}]}
+JSON
+rm -f directxip_dfu_application.zip
+(cd "$work" && zip -q -X "$OLDPWD/directxip_dfu_application.zip" manifest.json zephyr.signed.bin \
+    mcuboot_secondary_app.signed.bin)

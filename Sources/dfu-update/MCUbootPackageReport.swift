@@ -23,6 +23,7 @@ struct MCUbootPackageReport {
         return .object([
             ("image", .int(entry.imageIndex)),
             ("core", .string(entry.core.name)),
+            ("slot", .optional(entry.slot)),
             ("file", .string(image.name)),
             ("size", .int(image.bytes.count)),
             ("version", .string(image.header.version.imageListDescription)),
@@ -35,11 +36,18 @@ struct MCUbootPackageReport {
     }
 
     var table: String {
-        var lines = ["\(file): MCUboot update (SMP), \(package.images.count) image(s), in upload order"]
-        let header = ["image", "core", "file", "size", "version", "hash", "signature"]
+        let variants = package.images.contains { $0.slot != nil }
+        var lines = [
+            "\(file): MCUboot update (SMP), \(package.images.count) image(s), in upload order"
+                + (variants
+                    ? "; of the variants linked for one slot, the device takes the one for its other slot"
+                    : "")
+        ]
+        let header = ["image", "core", "slot", "file", "size", "version", "hash", "signature"]
         let rows = package.images.map { entry in
             [
-                "\(entry.imageIndex)", entry.core.name, entry.image.name, "\(entry.image.bytes.count)",
+                "\(entry.imageIndex)", entry.core.name, entry.slot.map(String.init) ?? "any",
+                entry.image.name, "\(entry.image.bytes.count)",
                 entry.image.header.version.imageListDescription,
                 "\(entry.image.hashAlgorithm.rawValue) " + String(entry.image.hash.hexString().prefix(16))
                     + "…",

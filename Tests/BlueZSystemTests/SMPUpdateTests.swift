@@ -4,7 +4,8 @@ import XCTest
 /// SMP updates through bluetoothd against `dfu-sim --simulate smp-app` (docs/mcumgr.md): upload,
 /// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
 /// image the device refuses; a package through a device that reassembles frames; an nRF54L image
-/// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode.
+/// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode; both cores of an nRF5340; a
+/// direct-XIP device.
 final class SMPUpdateTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let package = "Firmware/dfu_application.zip"
@@ -84,6 +85,35 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(expected.count, 128, "a SHA-512 hash")
         XCTAssertEqual(running(held)?["hash"] as? String, expected)
         XCTAssertEqual(running(held)?["confirmed"] as? Bool, true)
+    }
+
+    /// Both cores of an nRF5340 through bluetoothd: the network core's image marked first and
+    /// confirmed, copied over at the reset; a second run finds the package installed.
+    func testBothCoresOfAnNRF5340() async throws {
+        let package = "Firmware/nrf5340_dfu_application.zip"
+        let (simulator, address) = try await simulate(
+            "smp-app", ["--sim-mcuboot-mode", "overwrite-only", "--sim-network-core"])
+        let run = try await flash(package, device: address)
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        let again = try await flash(package, device: address)
+        XCTAssertEqual(again.resultName, "skipped", "\(again.events) \(again.stderr)")
+        let held = try await simulator.stop()
+        let images = try await packageImages(package)
+        XCTAssertEqual(held["network_core_hash"] as? String, images[1]["hash"] as? String, "\(held)")
+        XCTAssertEqual(running(held)?["hash"] as? String, images[0]["hash"] as? String)
+    }
+
+    /// A direct-XIP device through bluetoothd: the variant for the slot it does not run from is
+    /// sent, and after the reset it runs from that slot, with no test or confirmation sent.
+    func testADirectXIPDeviceTakesTheVariantForItsOtherSlot() async throws {
+        let package = "Firmware/directxip_dfu_application.zip"
+        let (simulator, address) = try await simulate("smp-app", ["--sim-mcuboot-mode", "direct-xip"])
+        let run = try await flash(package, device: address)
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        let held = try await simulator.stop()
+        let images = try await packageImages(package)
+        XCTAssertEqual(running(held)?["slot"] as? Int, 1, "\(held)")
+        XCTAssertEqual(running(held)?["hash"] as? String, images[1]["hash"] as? String)
     }
 
     func testAPackageThroughADeviceThatReassemblesFrames() async throws {
