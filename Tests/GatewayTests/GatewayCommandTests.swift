@@ -20,7 +20,7 @@ final class GatewayCommandTests: XCTestCase {
             "firmware_version": "\(GatewayTestBench.installedVersion)", "real_time_factor": 1}}]}
             """.utf8
         ).write(to: simulated)
-        let port = try ScratchPrometheus.freePort()
+        let port = try LoopbackPort.free()
         let gateway = try BackgroundProcess(
             CLIRunner.executableURL,
             [

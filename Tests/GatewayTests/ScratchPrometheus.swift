@@ -33,7 +33,7 @@ final class ScratchPrometheus: Sendable {
             static_configs:
               - targets: ["127.0.0.1:\(target)"]
         """.write(to: configuration, atomically: true, encoding: .utf8)
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         process = try BackgroundProcess(
             Self.executable,
             [
@@ -105,23 +105,5 @@ final class ScratchPrometheus: Sendable {
             try await Task.sleep(for: .milliseconds(200))
         }
         return last
-    }
-
-    /// A port no one listens on now (the kernel's pick for a socket bound to port 0).
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0
-                    && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw GatewayTestError(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
