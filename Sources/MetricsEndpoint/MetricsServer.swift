@@ -40,8 +40,8 @@ public final class MetricsServer: Service, Sendable {
         return MetricsServer(listener: listener, registry: registry)
     }
 
-    /// Serves until the graceful shutdown or a cancellation, then lets the requests in
-    /// progress end (at most 5 s each).
+    /// Serves until the graceful shutdown, which stops the listening and lets the requests in
+    /// progress end (at most 5 s each), or until a cancellation, which ends them too.
     public func run() async throws {
         let (listener, closing) = (listener, closing)
         let close: @Sendable () -> Void = {
