@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -72,6 +76,7 @@ let package = Package(
             name: "DFUFleet",
             dependencies: [
                 "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.
         .target(
@@ -85,7 +90,24 @@ let package = Package(
             ]),
         // A gateway: takes the devices it reaches from a store's rollouts and updates them.
         .target(
-            name: "DFUGateway", dependencies: ["DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT"]),
+            name: "DFUGateway",
+            dependencies: [
+                "DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
+        // `--metrics HOST:PORT`: the Prometheus backend for swift-metrics and a small HTTP server
+        // for `/metrics`. Only the commands use it; the libraries emit through swift-metrics alone.
+        .target(
+            name: "MetricsEndpoint",
+            dependencies: [
+                "DFUSupport",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // org.bluez on a private bus in front of one simulated device, without a radio
         // (`dfu-sim --bluetoothd-stand-in`).
         .target(
@@ -112,9 +134,10 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
-                "DFURollout", "DFURolloutPostgres", "DFUGateway",
+                "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(
             name: "dfu-bench",
@@ -133,6 +156,8 @@ let package = Package(
                 "BlueZStandIn", "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "DBus", "GATT", "SimulatorCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
         // What the test targets share instead of copies: the fixture locator, a zip writer,
@@ -190,8 +215,10 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
-                "GATT",
+                "GATT", "MetricsEndpoint",
                 "TestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // Writes to an embedded rollout store until it is killed (RolloutStoreTests).
         .executableTarget(

@@ -26,7 +26,7 @@ public struct GatewayAgent: Sendable {
         store: any RolloutStore, configuration: GatewayConfiguration, reach: GatewayReach, cache: URL,
         describe: @escaping @Sendable (FleetDeviceReport) -> Data? = { _ in nil }
     ) {
-        self.store = store
+        self.store = MeasuredStore(store, factory: configuration.metrics)
         self.configuration = configuration
         self.reach = reach
         self.cache = cache
@@ -61,14 +61,20 @@ final class GatewayLoop: Sendable {
 
     let agent: GatewayAgent
     let emit: @Sendable (GatewayEvent) -> Void
+    let metrics: GatewayMetrics
     let state = Locked(State())
     private let wakeup = Wakeup()
     /// This run among the gateways of the same name (`RolloutStore.announce`).
     private let instance = UUID().uuidString
 
     init(agent: GatewayAgent, emit: @escaping @Sendable (GatewayEvent) -> Void) {
+        let metrics = GatewayMetrics(factory: agent.configuration.metrics)
         self.agent = agent
-        self.emit = emit
+        self.metrics = metrics
+        self.emit = { event in
+            metrics.observe(event)
+            emit(event)
+        }
     }
 
     private var configuration: GatewayConfiguration { agent.configuration }
@@ -122,6 +128,7 @@ final class GatewayLoop: Sendable {
         guard free > 0 else { return ([], [], false) }
         let rollouts = try await agent.store.rollouts()
         let seen = await agent.reach.seen(within: configuration.scanWindow)
+        metrics.sawDevices(seen.count)
         var claimed = false
         for rollout in rollouts where free > 0 {
             guard try await !devices(of: rollout).isDisjoint(with: seen),

@@ -1,4 +1,5 @@
 import DFUFleet
+import Metrics
 
 /// How a gateway agent works (docs/gateway.md).
 public struct GatewayConfiguration: Sendable {
@@ -18,6 +19,9 @@ public struct GatewayConfiguration: Sendable {
     /// Each device's update, as `fleet` runs it (retries, bounds, read-back, engine options);
     /// the rollout's own canary and failure limit are the store's, not these.
     public var fleet = FleetOptions()
+    /// Where the gateway's series go (docs/metrics.md): swift-metrics' bootstrapped backend
+    /// unless given another (a test's own registry).
+    public var metrics: any MetricsFactory = MetricsSystem.factory
 
     public init(name: String) { self.name = name }
 

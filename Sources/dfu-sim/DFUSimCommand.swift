@@ -6,6 +6,8 @@ import DFUSimulator
 import DFUSupport
 import Foundation
 import GATT
+import Logging
+import ServiceLifecycle
 import SimulatorCommandLine
 
 @main
@@ -92,7 +94,7 @@ struct DFUSimCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reporter = SimReporter(json: json)
-        let stop = TerminationSignal()
+        let stop = Termination.start()
         do {
             if bluetoothdStandIn { return try await standIn(reporter: reporter, stop: stop) }
             let links = try await PeripheralLinks.watch(adapter: adapter)
@@ -120,7 +122,7 @@ struct DFUSimCommand: AsyncParsableCommand {
 
 extension DFUSimCommand {
     /// The device behind a `BluetoothdStandIn`, until SIGINT or SIGTERM.
-    private func standIn(reporter: SimReporter, stop: TerminationSignal) async throws {
+    private func standIn(reporter: SimReporter, stop: Termination) async throws {
         let device = try RealTimeDevice(configuration: deviceConfiguration(address: Self.standInAddress))
         let standIn = try await BluetoothdStandIn(
             connection: try await DBusConnection.connect(to: .system), device: device)
@@ -142,24 +144,24 @@ extension DFUSimCommand {
     }
 }
 
-/// Waits for SIGINT or SIGTERM (which then no longer end the process by themselves).
-final class TerminationSignal: @unchecked Sendable {
-    private let received = AsyncStream<Void>.makeStream()
-    /// Kept alive while waiting; set once in `init`.
-    private let sources: [any DispatchSourceSignal]
+/// SIGINT or SIGTERM, through swift-service-lifecycle: a service group whose one service waits
+/// for the graceful shutdown that those signals start (they then no longer end the process by
+/// themselves).
+struct Termination {
+    private let group: Task<Void, Never>
 
-    init() {
-        let received = received
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.continuation.yield() }
-            source.resume()
-            return source
-        }
+    static func start() -> Termination {
+        let waiting = ServiceGroupConfiguration.ServiceConfiguration(
+            service: ClosureService { try await gracefulShutdown() },
+            successTerminationBehavior: .gracefullyShutdownGroup)
+        // stdout is the contract's (JSON Lines with --json): the group says nothing
+        let quiet = Logger(label: "dfu-sim") { _ in SwiftLogNoOpLogHandler() }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [waiting], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
+        return Termination(group: Task { try? await group.run() })
     }
 
-    func wait() async {
-        for await _ in received.stream { return }
-    }
+    /// Returns once SIGINT or SIGTERM came.
+    func wait() async { await group.value }
 }

@@ -58,6 +58,8 @@ struct FleetCommand: ContractCommand {
 
     @OptionGroup var device: FleetDeviceOptions
 
+    @OptionGroup var metrics: MetricsOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -70,10 +72,18 @@ struct FleetCommand: ContractCommand {
     }
 
     func run() async throws {
+        let metricsServer = try await metrics.start()
+        // served while the fleet runs, stopped once it ended
+        let serving = Task { try await metricsServer?.run() }
+        defer { serving.cancel() }
         let setup = try await FleetSetup(self)
         let reporter = FleetReporter(
             json: json, plan: plan, simulated: setup.simulated)
-        let (controller, events) = setup.fleet.start { reporter.observe($0) }
+        let fleetMetrics = FleetMetrics()
+        let (controller, events) = setup.fleet.start { event in
+            fleetMetrics.observe(event)
+            reporter.observe(event)
+        }
         let interrupted = Locked(false)
         let interrupt = InterruptHandler {
             interrupted.withLock { $0 = true }

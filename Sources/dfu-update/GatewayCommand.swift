@@ -4,6 +4,8 @@ import DFUGateway
 import DFURollout
 import DFUSupport
 import Foundation
+import Logging
+import ServiceLifecycle
 
 /// `dfu-update gateway`: the agent that updates a store's rollouts on the devices this machine
 /// reaches (docs/gateway.md).
@@ -65,6 +67,8 @@ struct GatewayCommand: ContractCommand {
     @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
     var json = false
 
+    @OptionGroup var metrics: MetricsOptions
+
     @OptionGroup var device: FleetDeviceOptions
 
     @OptionGroup var logging: LoggingOptions
@@ -76,9 +80,16 @@ struct GatewayCommand: ContractCommand {
     }
 
     func run() async throws {
+        // before the agent is made: it takes the metrics backend bootstrapped by then
+        let metricsServer = try await metrics.start()
         let setup = try await GatewaySetup(self)
         let reporter = GatewayReporter(json: json, simulated: setup.simulated)
-        let rolloutStore = try await store.open()
+        let rolloutStore: any RolloutStore
+        do {
+            rolloutStore = try await store.open()
+        } catch RolloutStoreError.storage(let failure) where !failure.isOutage {
+            throw Self.refused(failure)
+        }
         var configuration = GatewayConfiguration(name: name ?? ProcessInfo.processInfo.hostName)
         configuration.concurrency = concurrency
         configuration.lease = lease.duration
@@ -92,24 +103,40 @@ struct GatewayCommand: ContractCommand {
             store: rolloutStore, configuration: configuration, reach: setup.reach, cache: cache,
             describe: { FleetReportFile.deviceJSON($0) })
         let nameInUse = Locked<Date?>(nil)
-        let running = Task {
-            try await agent.run { event in
-                if case .nameInUse(let lastSeen) = event { nameInUse.withLock { $0 = lastSeen } }
-                reporter.observe(event)
-            }
+        let gateway = GatewayService(agent: agent) { event in
+            if case .nameInUse(let lastSeen) = event { nameInUse.withLock { $0 = lastSeen } }
+            reporter.observe(event)
         }
-        let interrupted = Locked(false)
-        let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
-            interrupted.withLock { $0 = true }
-            running.cancel()
-        }
-        let ended = await running.result
-        withExtendedLifetime(interrupt) {}
+        // The metrics server first: a group stops its services last to first, so the gateway's
+        // stop (devices given back) is still scraped.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let metricsServer { services.append(.init(service: metricsServer)) }
+        services.append(
+            .init(
+                service: gateway, successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "dfu-update.gateway")))
+        try await group.run()
         try? await rolloutStore.close()
         if let lastSeen = nameInUse.withLock({ $0 }) {
             throw CommandFailure(RolloutStoreError.gatewayNameInUse(configuration.name, lastSeen: lastSeen))
         }
-        if interrupted.withLock({ $0 }) { throw ExitCode.interrupted }
-        try ended.get()  // the store refused this gateway: store_error
+        if gateway.interrupted { throw ExitCode.interrupted }
+        do {
+            try gateway.result?.get()
+        } catch RolloutStoreError.storage(let failure) where !failure.isOutage {
+            throw Self.refused(failure)
+        }
+    }
+
+    /// The store refuses this gateway (a password, a grant, the schema, TLS): waiting, or a
+    /// restart, does not cure it, so the exit says the configuration must change.
+    static func refused(_ failure: StoreFailure) -> CommandFailure {
+        CommandFailure(
+            errorClass: "store_error", message: RolloutStoreError.storage(failure).description,
+            exitCode: .configuration)
     }
 }

@@ -4,6 +4,10 @@ import NordicDFU
 import TestSupport
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `dfu-update fleet` as users run it, on an inventory of simulated devices: `--plan` writes
 /// nothing, a run prints the contract's events for every device, writes its report and state,
 /// and exits 1 when a device failed.
@@ -95,4 +99,47 @@ final class FleetCLITests: XCTestCase {
             (remembered["devices"] as? [String: Any])?.keys.sorted(),
             ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
     }
+
+    /// `--metrics`: the run's series are served while it works, from its events.
+    func testMetricsAreServedWhileTheFleetRuns() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let package = try FleetFixtures.secure(version: 20000, size: 60000, seed: 7)
+        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
+        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
+        let inventory = folder.appendingPathComponent("fleet.json")
+        try Data(
+            """
+            {"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": \
+            {"kind": "secure-app", "firmware_version": "1.0.0", "real_time_factor": 1}}]}
+            """.utf8
+        ).write(to: inventory)
+        let port = try LoopbackPort.free()
+        let fleet = try BackgroundProcess(
+            CLIRunner.executableURL, ["fleet", inventory.path, "--metrics", "127.0.0.1:\(port)", "--json"])
+        _ = try await fleet.line { $0.contains("\"event\":\"progress\"") }
+        let (body, _) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let text = String(decoding: body, as: UTF8.self)
+        XCTAssertTrue(text.contains("dfu_updates_started_total{family=\"secure\"} 1"), text)
+        XCTAssertFalse(text.contains("dfu_updates_completed_total"), text)
+        let status = try await fleet.wait(within: .seconds(60))
+        XCTAssertEqual(status, 0, fleet.standardError)
+        XCTAssertEqual(fleet.standardError, "")
+    }
+
+    /// A `--metrics` value that is no address is a usage error; an address of another machine's
+    /// reach is served with a warning.
+    func testMetricsAddressesAreCheckedAndWarnedAbout() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let bad = try await CLIRunner.run(["fleet", inventory, "--metrics", "9464", "--json"])
+        XCTAssertEqual(bad.status, 64)
+        let error = try XCTUnwrap(try bad.jsonLines().last).object("error")
+        XCTAssertEqual(try error.string("class"), "usage")
+        let open = try await CLIRunner.run(["fleet", inventory, "--plan", "--metrics", "0.0.0.0:0", "--json"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertTrue(
+            open.stderr.contains("warning: --metrics 0.0.0.0:0 is not a loopback address"), open.stderr)
+    }
+
 }

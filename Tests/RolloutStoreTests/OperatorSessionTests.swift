@@ -62,7 +62,7 @@ final class OperatorSessionTests: PostgresTestCase {
         ]
         let refused = try await CLIRunner.run(
             gatewayArguments + ["--name", "hall-x"], environment: environment)
-        XCTAssertEqual(refused.status, 1, refused.stdoutText)
+        XCTAssertEqual(refused.status, 78, "the configuration must change: \(refused.stdoutText)")
         let error = try XCTUnwrap(try refused.jsonLines().last).object("error")
         XCTAssertEqual(try error.string("class"), "store_error")
         let message = try error.string("message")

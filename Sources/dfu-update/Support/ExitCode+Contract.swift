@@ -7,5 +7,7 @@ extension ExitCode {
     static let invalidPackage = ExitCode(65)
     static let fileNotFound = ExitCode(66)
     static let bluetoothUnavailable = ExitCode(69)
+    /// The configuration must change before a new start can do better (sysexits' EX_CONFIG).
+    static let configuration = ExitCode(78)
     static let interrupted = ExitCode(130)
 }

@@ -1,26 +1,25 @@
-import Dispatch
-import Foundation
+import Logging
+import ServiceLifecycle
 
-/// Calls `onInterrupt` on SIGINT (Ctrl-C), and on the other signals given (SIGTERM, which
-/// systemd sends to stop a service), instead of letting the signal end the process, so that an
-/// update can abort cleanly; the default handling returns when this is released.
+/// Calls `onInterrupt` on SIGINT (Ctrl-C), instead of letting the signal end the process, so
+/// that an update can abort cleanly: a swift-service-lifecycle group whose one service waits for
+/// the graceful shutdown that SIGINT starts. Released, it stops listening.
 final class InterruptHandler {
-    private let signals: [Int32]
-    private let sources: [any DispatchSourceSignal]
+    private let group: Task<Void, Never>
 
-    init(signals: [Int32] = [SIGINT], onInterrupt: @escaping @Sendable () -> Void) {
-        self.signals = signals
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: onInterrupt)
-            source.resume()
-            return source
-        }
+    init(onInterrupt: @escaping @Sendable () -> Void) {
+        let waiting = ServiceGroupConfiguration.ServiceConfiguration(
+            service: ClosureService {
+                try await gracefulShutdown()
+                onInterrupt()
+            },
+            successTerminationBehavior: .gracefullyShutdownGroup)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [waiting], gracefulShutdownSignals: [.sigint],
+                logger: Logger(label: "dfu-update.signals")))
+        self.group = Task { try? await group.run() }
     }
 
-    deinit {
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
-    }
+    deinit { group.cancel() }
 }

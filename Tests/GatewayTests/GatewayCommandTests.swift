@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `dfu-update gateway` as a process: `--metrics` serves while it works, and SIGTERM (the
+/// service group's graceful shutdown) gives the device in progress back and exits 130.
+final class GatewayCommandTests: XCTestCase {
+    func testSIGTERMGivesTheDeviceBackWhileMetricsAreServed() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout(
+            "stopped", devices: 1, package: "secure/secure_app_100k_hex_signed_bootval_ecdsa.zip")
+        let simulated = bench.folder.appendingPathComponent("sim.json")
+        try Data(
+            """
+            {"devices": [{"device": "\(GatewayTestBench.address(0))", "simulate": {"kind": "secure-app", \
+            "firmware_version": "\(GatewayTestBench.installedVersion)", "real_time_factor": 1}}]}
+            """.utf8
+        ).write(to: simulated)
+        let port = try LoopbackPort.free()
+        let gateway = try BackgroundProcess(
+            CLIRunner.executableURL,
+            [
+                "gateway", "--store", bench.storePath, "--name", "stopped-gw", "--simulated-devices",
+                simulated.path, "--poll", "0.2", "--metrics", "127.0.0.1:\(port)", "--json",
+            ])
+        _ = try await gateway.line { $0.contains("\"event\":\"progress\"") }
+        let (body, response) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        let text = String(decoding: body, as: UTF8.self)
+        XCTAssertTrue(text.contains("dfu_gateway_claims_total 1"), text)
+        XCTAssertTrue(text.contains("dfu_updates_started_total{family=\"secure\"} 1"), text)
+        let (_, missing) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/")!)
+        XCTAssertEqual((missing as? HTTPURLResponse)?.statusCode, 404)
+
+        gateway.signal(SIGTERM)
+        let status = try await gateway.wait(within: .seconds(60))
+        XCTAssertEqual(status, 130, gateway.standardError)
+        XCTAssertTrue(
+            gateway.lines.contains { $0.text.contains("\"event\":\"released\"") },
+            gateway.lines.map(\.text).joined(separator: "\n"))
+        XCTAssertEqual(gateway.standardError, "")
+        let store = try bench.openStore()
+        let device = try await store.status(of: "stopped").devices[0]
+        await store.close()
+        XCTAssertNil(device.result)
+        XCTAssertFalse(device.held, "the device was given back")
+    }
+}
