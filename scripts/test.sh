@@ -132,6 +132,9 @@ vm_suites() {
     # An SMP client this project did not write (smpmgr, PyPI) updates the SMP dfu-sim device.
     echo "== smpmgr updates dfu-sim --simulate smp-app in the VM, bluetoothd $version (docs/dfu-sim.md)"
     DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh
+    echo "== smpmgr updates an overwrite-only dfu-sim device, bluetoothd $version"
+    DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh Tests/MCUmgrTests/Fixtures/ecdsa-p256.signed.bin \
+        --sim-mcuboot-mode overwrite-only
     unset DFU_VM_BLUEZ
 }
 
