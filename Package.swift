@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "DFUFleet",
             dependencies: [
-                "DFUSupport", "NordicDFU", "GATT", .product(name: "Logging", package: "swift-log"),
+                "DFUSupport", "NordicDFU", "MCUmgr", "GATT", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.

@@ -1,4 +1,5 @@
 import Foundation
+import MCUmgr
 import NordicDFU
 
 extension FleetInventory {
@@ -171,7 +172,8 @@ extension FleetRule {
     fileprivate init(json value: InventoryJSON, number: Int) throws(FleetInventoryError) {
         let place = "rule \(number)"
         let rule = try InventoryObject(
-            value, at: place, allowed: ["name", "hardware_revision", "version_below", "package"])
+            value, at: place,
+            allowed: ["name", "hardware_revision", "version_below", "mcuboot_mode", "package"])
         guard let package = try rule.string("package") else {
             throw FleetInventoryError("\(place): package missing")
         }
@@ -182,12 +184,21 @@ extension FleetRule {
             }
             versionBelow = version
         }
+        var mcubootMode: MCUbootMode?
+        if let text = try rule.string("mcuboot_mode") {
+            guard let mode = MCUbootMode(name: text) else {
+                throw FleetInventoryError(
+                    "\(place): mcuboot_mode '\(text)' is not an MCUboot mode (swap-using-move, overwrite-only, "
+                        + "direct-xip, direct-xip-with-revert, … or a number)")
+            }
+            mcubootMode = mode
+        }
         self.init(
             name: try rule.string("name"), hardwareRevision: try rule.string("hardware_revision"),
-            versionBelow: versionBelow, package: package)
-        guard name != nil || hardwareRevision != nil || versionBelow != nil else {
+            versionBelow: versionBelow, mcubootMode: mcubootMode, package: package)
+        guard name != nil || hardwareRevision != nil || versionBelow != nil || mcubootMode != nil else {
             throw FleetInventoryError(
-                "\(place) has no condition (name, hardware_revision or version_below) and would match "
+                "\(place) has no condition (name, hardware_revision, version_below or mcuboot_mode) and would match "
                     + "every device; give the package to all devices through \"defaults\" instead")
         }
     }

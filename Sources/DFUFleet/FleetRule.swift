@@ -1,3 +1,4 @@
+import MCUmgr
 import NordicDFU
 
 /// Chooses a package for the devices it matches (docs/fleet.md, "Rules"): every condition given
@@ -10,16 +11,21 @@ public struct FleetRule: Sendable, Equatable {
     /// Matches a device whose installed version is lower than this (`x.y.z`); a device whose
     /// version is unknown does not match.
     public var versionBelow: DFUFirmwareVersion?
+    /// The MCUboot mode an SMP device tells (bootloader information): a direct-XIP device needs
+    /// a package with slot variants, an overwrite-only nRF5340 one with its network core, … A
+    /// device that does not tell its mode does not match.
+    public var mcubootMode: MCUbootMode?
     /// The package path.
     public var package: String
 
     public init(
         name: String? = nil, hardwareRevision: String? = nil, versionBelow: DFUFirmwareVersion? = nil,
-        package: String
+        mcubootMode: MCUbootMode? = nil, package: String
     ) {
         self.name = name
         self.hardwareRevision = hardwareRevision
         self.versionBelow = versionBelow
+        self.mcubootMode = mcubootMode
         self.package = package
     }
 
@@ -27,6 +33,7 @@ public struct FleetRule: Sendable, Equatable {
     public func matches(_ info: FleetDeviceInfo) -> Bool {
         if let name, !Glob.matches(name, info.name ?? "") { return false }
         if let hardwareRevision, info.hardwareRevision != hardwareRevision { return false }
+        if let mcubootMode, info.bootloader?.mode != mcubootMode { return false }
         if let versionBelow {
             guard let installed = info.firmwareRevision.flatMap(DFUFirmwareVersion.init),
                 installed < versionBelow
@@ -41,6 +48,7 @@ public struct FleetRule: Sendable, Equatable {
         if let name { conditions.append("name matches \(name)") }
         if let hardwareRevision { conditions.append("hardware revision \(hardwareRevision)") }
         if let versionBelow { conditions.append("version below \(versionBelow)") }
+        if let mcubootMode { conditions.append("MCUboot mode \(mcubootMode.name)") }
         return conditions.isEmpty ? "any device" : conditions.joined(separator: ", ")
     }
 }

@@ -24,19 +24,7 @@ extension MCUbootHashAlgorithm: ExpressibleByArgument {
 
 extension MCUbootMode: ExpressibleByArgument {
     /// A mode as its name with dashes (`swap-using-move`, `unknown` for −1) or its number.
-    public init?(argument: String) {
-        if let number = Int(argument) {
-            self.init(rawValue: number)
-            return
-        }
-        guard let mode = (-1...9).map(MCUbootMode.init).first(where: { $0.argument == argument }) else {
-            return nil
-        }
-        self = mode
-    }
-
-    /// The name `--sim-mcuboot-mode` takes.
-    public var argument: String { description.replacingOccurrences(of: " ", with: "-").lowercased() }
+    public init?(argument: String) { self.init(name: argument) }
 }
 
 extension SimulatedFault: ExpressibleByArgument {

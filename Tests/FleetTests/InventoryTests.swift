@@ -1,5 +1,6 @@
 import DFUFleet
 import Foundation
+import MCUmgr
 import NordicDFU
 import XCTest
 
@@ -109,5 +110,30 @@ final class InventoryTests: XCTestCase {
             FleetRule(name: "Thermo-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "Thermo")))
         XCTAssertTrue(
             FleetRule(name: "*-*-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "a-b-c-d")))
+    }
+
+    /// A rule on the MCUboot mode a device tells picks the package built for it.
+    func testARuleOnTheMCUbootMode() throws {
+        let inventory = try FleetInventory(
+            json: Data(
+                #"""
+                {"defaults": {"package": "swap.zip"}, "devices": [{"device": "A"}],
+                 "rules": [{"mcuboot_mode": "direct-xip", "package": "directxip.zip"}]}
+                """#.utf8))
+        XCTAssertEqual(inventory.rules.first?.mcubootMode, .directXIP)
+        var device = FleetDeviceInfo(address: "C0:DE:00:00:00:10")
+        XCTAssertEqual(inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "swap.zip")
+        device.bootloader = SMPBootloader(name: "MCUboot", mode: .directXIP)
+        let choice = inventory.packageChoice(for: inventory.devices[0], info: device)
+        XCTAssertEqual(choice?.package, "directxip.zip")
+        XCTAssertEqual(choice?.reason, "rule 1 (MCUboot mode direct-xip)")
+        device.bootloader = SMPBootloader(name: "MCUboot", mode: .directXIPWithRevert)
+        XCTAssertEqual(inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "swap.zip")
+        XCTAssertThrowsError(
+            try FleetInventory(
+                json: Data(
+                    #"{"devices": [{"device": "A"}], "rules": [{"mcuboot_mode": "xip", "package": "p"}]}"#
+                        .utf8))
+        ) { XCTAssertTrue("\($0)".contains("rule 1: mcuboot_mode 'xip'"), "\($0)") }
     }
 }

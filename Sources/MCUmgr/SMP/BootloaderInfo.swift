@@ -36,6 +36,20 @@ public struct MCUbootMode: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// The mode as people name it; a value MCUboot does not define as `mode N`.
     public var description: String { Self.names[rawValue] ?? "mode \(rawValue)" }
+
+    /// The mode's name with dashes, as options and inventories write it: `swap-using-move`,
+    /// `direct-xip`, `unknown` for −1.
+    public var name: String { description.replacingOccurrences(of: " ", with: "-").lowercased() }
+
+    /// A mode from its ``name`` or its number; nil for anything else.
+    public init?(name: String) {
+        if let number = Int(name) {
+            self.init(rawValue: number)
+            return
+        }
+        guard let mode = (-1...9).map(MCUbootMode.init).first(where: { $0.name == name }) else { return nil }
+        self = mode
+    }
 }
 
 /// The answers to ``SMPRequest/bootloaderInfo(query:)`` (Zephyr `os_mgmt_bootloader_info()`,
