@@ -78,6 +78,17 @@ final class DirectXIPTests: XCTestCase {
         XCTAssertEqual(result.bytesSent, 0)
     }
 
+    func testAnImageLinkedForTheRunningSlotIsRefusedByTheDeviceWithAdvice() async throws {
+        let central = try SimulatedCentral(devices: [Self.device(.directXIP)])
+        let slotZero = try Self.package("1.1.0", slots: [0]).images[0]
+        let bare = MCUbootPackage(image: slotZero.image)
+        let result = await Self.update(bare, on: central)
+        XCTAssertEqual(result.failure?.error, .remoteImageInvalidFlashAddress, "\(result.outcome)")
+        XCTAssertTrue(
+            result.failure?.advice.contains("both slot variants") == true, "\(result.failure?.advice ?? "")")
+        XCTAssertEqual(try active(central).version, "1.0.0")
+    }
+
     func testAnOlderImageWouldNeverBootEvenForced() async throws {
         let central = try SimulatedCentral(devices: [Self.device(.directXIP)])
         var options = DFUOptions()
