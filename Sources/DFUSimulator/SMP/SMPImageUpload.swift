@@ -119,41 +119,24 @@ extension SMPServer {
         }
         guard request.data.count >= MCUbootHeader.size else { return .refuse(.invalidImageHeader) }
         guard let length = request.length else { return .refuse(.invalidLength) }
-        guard let version = Self.headerVersion(request.data) else { return .refuse(.invalidImageHeaderMagic) }
+        // the image group reads the header; it refuses only a wrong magic
+        guard let header = try? MCUbootHeader(bytes: request.data, file: "upload") else {
+            return .refuse(.invalidImageHeaderMagic)
+        }
         guard request.sha.count <= SHA256.byteCount else { return .refuse(.invalidHash) }
         if !request.sha.isEmpty, let upload = inProgress, upload.sha == request.sha { return .answerOffset }
         if slots.secondaryInUse { return .refuse(.noFreeSlot) }
         if length > configuration.slotSize { return .refuse(.invalidImageTooLarge) }
         // `CONFIG_MCUMGR_GRP_IMG_REJECT_DIRECT_XIP_MISMATCHED_SLOT`: an image linked for one slot
-        if let target = Self.fixedLoadAddress(request.data),
-            target != configuration.slotAddress(2 * slots.image + slots.otherSlot)
+        if header.flags.contains(.romFixed),
+            header.loadAddress != configuration.slotAddress(2 * slots.image + slots.otherSlot)
         {
             return .refuse(.invalidFlashAddress)
         }
-        if request.upgrade, !Self.isNewer(version, than: slots.primary.version) {
+        if request.upgrade, !Self.isNewer(header.version, than: slots.primary.version) {
             return .refuse(.currentVersionIsNewer)
         }
         return .proceed
-    }
-
-    /// The version in an MCUboot header, nil without MCUboot's magic (the only header field the
-    /// image group checks).
-    private static func headerVersion(_ header: [UInt8]) -> MCUbootVersion? {
-        func little<Integer: FixedWidthInteger>(_ offset: Int, _: Integer.Type) -> Integer {
-            (0..<Integer.bitWidth / 8).reduce(0) { $0 | Integer(header[offset + $1]) << ($1 * 8) }
-        }
-        guard little(0, UInt32.self) == MCUbootHeader.magic else { return nil }
-        return MCUbootVersion(
-            major: header[20], minor: header[21], revision: little(22, UInt16.self),
-            build: little(24, UInt32.self))
-    }
-
-    /// The load address of an image linked for one slot (header flag `IMAGE_F_ROM_FIXED`); nil
-    /// for any other.
-    private static func fixedLoadAddress(_ header: [UInt8]) -> UInt32? {
-        let flags = (0..<4).reduce(UInt32(0)) { $0 | UInt32(header[16 + $1]) << ($1 * 8) }
-        guard flags & MCUbootHeader.Flags.romFixed.rawValue != 0 else { return nil }
-        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(header[4 + $1]) << ($1 * 8) }
     }
 
     /// Zephyr's `img_mgmt_vercmp`: major, minor, revision; the build number does not count.

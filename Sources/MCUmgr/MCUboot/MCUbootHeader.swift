@@ -36,8 +36,8 @@ public struct MCUbootHeader: Hashable, Sendable {
     public var flags: Flags
     public var version: MCUbootVersion
 
-    /// Reads the header at the start of `bytes`.
-    init(bytes: [UInt8], file: String) throws(MCUbootImageError) {
+    /// Reads the header at the start of `bytes`; `file` names them in errors.
+    public init(bytes: [UInt8], file: String) throws(MCUbootImageError) {
         guard bytes.count >= Self.size else {
             throw MCUbootImageError(
                 .truncated, file: file,
