@@ -2,6 +2,7 @@ import DFURollout
 import DFURolloutPostgres
 import Foundation
 import PostgresNIO
+import TestSupport
 import XCTest
 
 /// The store's failures in people's words, against the scratch server: a closed port, an unknown
@@ -10,7 +11,7 @@ import XCTest
 final class PostgresFailureTests: PostgresTestCase {
     func testAServerThatIsDownIsAnOutageNamingItsHostAndPort() async throws {
         var location = backend.server.location
-        location.port = try closedPort()
+        location.port = try LoopbackPort.free()
         let failure = try await connectFailure(location, password: backend.server.password)
         XCTAssertEqual(failure.kind, .unreachable)
         XCTAssertTrue(failure.message.contains("127.0.0.1:\(location.port)"), failure.message)
@@ -106,22 +107,5 @@ final class PostgresFailureTests: PostgresTestCase {
         }
         XCTFail("connected to \(location.description)", line: line)
         throw ScratchPostgresError(description: "connected to \(location.description)")
-    }
-
-    /// A port on 127.0.0.1 that nothing listens on: bound by a socket that is then closed.
-    private func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ScratchPostgresError(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
