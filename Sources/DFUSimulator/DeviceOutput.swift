@@ -15,6 +15,9 @@ enum BootTarget: Equatable, Sendable {
     /// The bootloader, advertising at the identity address (bond or peer data shared) or at
     /// address + 1.
     case bootloader(keepsAddress: Bool)
+    /// nRF Connect SDK Bare Metal's firmware loader (an SMP device's slot 1), at the address
+    /// with its lowest bit flipped.
+    case firmwareLoader
 }
 
 /// What handling one write makes the device do, besides changing its own state.

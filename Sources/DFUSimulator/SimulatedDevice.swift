@@ -47,6 +47,14 @@ struct SimulatedDevice: Sendable {
         }
         var bootTime = core.timing.bootTime.nanoseconds
         switch target {
+        case .firmwareLoader,
+            .applicationIfValid where core.mcuboot?.application.applicationLost == true:
+            // MCUboot starts the loader when asked, or when slot 0 holds no application
+            let smp = configuration.smp
+            firmware = .smpApplication(
+                SMPApplication(configuration: smp, timing: core.timing, isFirmwareLoader: true))
+            address = core.identityAddress.lowestBitFlipped
+            advertisedName = SMPDeviceConfiguration.firmwareLoaderName
         case .applicationIfValid where kind == .smpApp:
             bootTime += core.bootMCUboot()
             firmware = .smpApplication(SMPApplication(configuration: configuration.smp, timing: core.timing))

@@ -74,6 +74,15 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         return BluetoothAddress(octets: previous)
     }
 
+    /// The address with the lowest bit of its least significant octet flipped: where nRF Connect
+    /// SDK Bare Metal's firmware loader advertises (sdk-nrf-bm `firmware_loader/ble_mcumgr`); its
+    /// own inverse.
+    public var lowestBitFlipped: BluetoothAddress {
+        var flipped = octets
+        flipped[5] ^= 1
+        return BluetoothAddress(octets: flipped)
+    }
+
     private init(octets: [UInt8]) { self.octets = octets }
 
     public var description: String {

@@ -106,7 +106,7 @@ public struct SimulationOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); MODE is swap-using-scratch, swap-using-move, swap-using-offset, overwrite-only, direct-xip, direct-xip-with-revert or unknown (answers -1). Default: the command is not built in, MCUboot swaps.",
+            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); MODE is swap-using-scratch, swap-using-move, swap-using-offset, overwrite-only, direct-xip, direct-xip-with-revert, firmware-loader or unknown (answers -1). Default: the command is not built in, MCUboot swaps.",
             valueName: "MODE"))
     public var simMcubootMode: MCUbootMode?
 

@@ -5,7 +5,7 @@ import XCTest
 /// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
 /// image the device refuses; a package through a device that reassembles frames; an nRF54L image
 /// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode; both cores of an nRF5340; a
-/// direct-XIP device.
+/// direct-XIP device; a Bare Metal firmware loader.
 final class SMPUpdateTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let package = "Firmware/dfu_application.zip"
@@ -114,6 +114,20 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         let images = try await packageImages(package)
         XCTAssertEqual(running(held)?["slot"] as? Int, 1, "\(held)")
         XCTAssertEqual(running(held)?["hash"] as? String, images[1]["hash"] as? String)
+    }
+
+    /// nRF Connect SDK Bare Metal through bluetoothd: the application resets into its firmware
+    /// loader, found at another address, which takes the image and resets into it.
+    func testAFirmwareLoaderTakesTheApplication() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-mcuboot-mode", "firmware-loader"])
+        let run = try await flash(image, device: address, ["--verbose"])
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("resetting into it"), run.stderr)
+        let held = try await simulator.stop()
+        let expected = try await imageHash(image)
+        let slots = held["slots"] as? [[String: Any]] ?? []
+        XCTAssertEqual(slots.first { $0["slot"] as? Int == 0 }?["hash"] as? String, expected, "\(held)")
+        XCTAssertEqual(held["device"] as? String, address, "back at the application's address")
     }
 
     func testAPackageThroughADeviceThatReassemblesFrames() async throws {

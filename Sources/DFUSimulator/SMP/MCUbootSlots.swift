@@ -34,6 +34,9 @@ struct MCUbootSlots: Sendable {
         case directXIP
         /// Runs the tested image from its slot once, and erases it if it was not confirmed.
         case directXIPWithRevert
+        /// nRF Connect SDK Bare Metal: slot 1 holds a firmware loader that writes the application
+        /// into slot 0 in place (`BOOT_FIRMWARE_LOADER`); nothing to test, confirm or revert.
+        case firmwareLoader
     }
 
     /// What the secondary slot's trailer asks MCUboot to do.
@@ -68,6 +71,11 @@ struct MCUbootSlots: Sendable {
     private(set) var primaryBytes: [UInt8]
     /// The slot number the image runs from: 0, or 1 after direct-XIP booted the other slot.
     private(set) var runningSlot = 0
+    /// With a firmware loader: slot 0 is being (or was partly) overwritten, so no application
+    /// boots; the "secondary" bytes are what has been written into slot 0 so far.
+    private(set) var applicationLost = false
+    /// With a firmware loader: the loader's own image in slot 1 (a 4 KiB stand-in of 1.0.0).
+    let loader: SlotImage?
 
     /// The image hash this device's MCUboot and image group use.
     let hashAlgorithm: MCUbootHashAlgorithm
@@ -90,6 +98,12 @@ struct MCUbootSlots: Sendable {
         self.refusesDowngrade = refusesDowngrade
         self.image = image
         self.isNetworkCore = isNetworkCore
+        loader =
+            self.installation == .firmwareLoader
+            ? SlotImage(
+                bytes: SimulatedMCUbootImage.make(
+                    version: MCUbootVersion(major: 1, minor: 0, revision: 0), bodySize: 4096, seed: 0xFC,
+                    hash: algorithm), hash: algorithm) : nil
         primaryBytes = factoryImage
         primary = SlotImage(bytes: factoryImage, hash: algorithm)!
     }
@@ -136,14 +150,29 @@ struct MCUbootSlots: Sendable {
         request = .none
     }
 
-    /// Writes upload data at `offset`, which is where the written bytes end.
+    /// Writes upload data at `offset`, which is where the written bytes end; a firmware loader
+    /// writes over the application from the first chunk on.
     mutating func writeSecondary(_ data: [UInt8], at offset: Int) {
         precondition(offset == secondaryBytes.count, "uploads write in order")
+        if installation == .firmwareLoader { applicationLost = true }
         secondaryBytes += data
     }
 
-    /// Reads the secondary slot's image after an upload completed.
-    mutating func readSecondary() { secondary = SlotImage(bytes: secondaryBytes, hash: hashAlgorithm) }
+    /// Reads the secondary slot's image after an upload completed; a firmware loader's upload is
+    /// the new application in slot 0.
+    mutating func readSecondary() {
+        let image = SlotImage(bytes: secondaryBytes, hash: hashAlgorithm)
+        guard installation == .firmwareLoader else {
+            secondary = image
+            return
+        }
+        if let image {
+            primary = image
+            primaryBytes = secondaryBytes
+            applicationLost = false
+        }
+        secondaryBytes = []
+    }
 
     /// Marks the secondary slot's image for a test or for good (`boot_request_upgrade`).
     mutating func requestUpgrade(permanent: Bool) { request = permanent ? .permanent : .test }

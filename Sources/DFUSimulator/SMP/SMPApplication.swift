@@ -8,9 +8,9 @@ struct SMPApplication: Sendable {
     private var transport: SMPTransport
     private var server: SMPServer
 
-    init(configuration: SMPDeviceConfiguration, timing: SimulationTiming) {
+    init(configuration: SMPDeviceConfiguration, timing: SimulationTiming, isFirmwareLoader: Bool = false) {
         transport = SMPTransport(configuration: configuration)
-        server = SMPServer(configuration: configuration, timing: timing)
+        server = SMPServer(configuration: configuration, timing: timing, isFirmwareLoader: isFirmwareLoader)
     }
 
     /// A write to the SMP characteristic: requests are handled in order, one after the other;
@@ -52,7 +52,8 @@ struct SMPApplication: Sendable {
             if outcome.erasesSettings { core.settingsErasures += 1 }
             if outcome.resets {
                 output = output.resetting(
-                    to: .applicationIfValid, after: server.configuration.resetDelay.nanoseconds)
+                    to: outcome.startsLoader ? .firmwareLoader : .applicationIfValid,
+                    after: server.configuration.resetDelay.nanoseconds)
             }
             if case .mcumgrError = outcome.answer { break }
         }

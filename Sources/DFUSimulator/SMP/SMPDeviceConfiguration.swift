@@ -30,8 +30,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// The modes the simulated MCUboot can run in, and −1.
     public static let simulatedModes: [MCUbootMode] = [
         .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .overwriteOnly, .directXIP, .directXIPWithRevert,
-        .unknown,
+        .firmwareLoader, .unknown,
     ]
+    /// The name nRF Connect SDK Bare Metal's firmware loader advertises unless told another
+    /// (`CONFIG_APP_FIRMWARE_LOADER_BLE_DEVICE_NAME`).
+    public static let firmwareLoaderName = "nRF_BM_MCUmgr"
     /// Where slot 0 starts in flash: 0xC000, after MCUboot, as on the nRF52840 DK; slot `n`
     /// follows at `n` slot sizes. A direct-XIP image is linked for one of these addresses.
     public static let firstSlotAddress: UInt32 = 0xC000
@@ -45,6 +48,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         case .overwriteOnly?: .overwrite
         case .directXIP?: .directXIP
         case .directXIPWithRevert?: .directXIPWithRevert
+        case .firmwareLoader?: .firmwareLoader
         default: .swap
         }
     }
@@ -87,7 +91,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         }
         if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {
             throw SimulatorConfigurationError(
-                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps, overwrites or executes in place; choose a swap mode, overwrite-only, direct-xip, direct-xip-with-revert or unknown"
+                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps, overwrites, executes in place or starts a firmware loader; choose a swap mode, overwrite-only, direct-xip, direct-xip-with-revert, firmware-loader or unknown"
             )
         }
     }

@@ -9,6 +9,7 @@ extension MCUbootSlots {
     /// a permanent swap (or, in direct-XIP, when its version is higher), confirmed when a revert
     /// is due.
     var states: [MCUbootSlotState] {
+        if let loader { return loaderStates(loader) }
         let next = nextBoot
         var states: [MCUbootSlotState] = []
         if !isNetworkCore {
@@ -26,6 +27,23 @@ extension MCUbootSlots {
                     confirmed: next == .revert, active: false, permanent: next == .permanent))
         }
         return states.sorted { $0.slot < $1.slot }
+    }
+
+    /// As a firmware loader lists them (sdk-nrf-bm `img_mgmt_state.c`): slot 0 the application,
+    /// confirmed and not active, unless partly written; slot 1 the loader, active.
+    private func loaderStates(_ loader: SlotImage) -> [MCUbootSlotState] {
+        var states = [
+            MCUbootSlotState(
+                image: image, slot: 1, holding: loader, pending: false, confirmed: false, active: true,
+                permanent: false)
+        ]
+        if !applicationLost {
+            states.insert(
+                MCUbootSlotState(
+                    image: image, slot: 0, holding: primary, pending: false, confirmed: true, active: false,
+                    permanent: false), at: 0)
+        }
+        return states
     }
 
     /// A state write: `confirm` false marks `slot` for a test, true confirms it

@@ -92,10 +92,10 @@ extension SMPServer {
         current.offset += request.data.count
         var answer: [CBORValue: CBORValue] = ["off": CBORValue(current.offset)]
         if current.offset == current.size {
-            slots.readSecondary()
             if configuration.imageCheck {
                 answer["match"] = .bool(Array(SHA256.hash(data: slots.secondaryBytes)) == current.sha)
             }
+            slots.readSecondary()
             inProgress = nil
         } else {
             inProgress = current

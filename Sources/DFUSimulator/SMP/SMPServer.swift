@@ -11,18 +11,31 @@ struct SMPServer: Sendable {
         var flash = SMPFlashWork()
         /// The device reboots once the answer is out (OS reset).
         var resets = false
+        /// It reboots into the firmware loader (`boot_mode` 1 on a Bare Metal device).
+        var startsLoader = false
         /// The storage partition, the application's settings, was erased (basic group).
         var erasesSettings = false
     }
 
     let configuration: SMPDeviceConfiguration
     let timing: SimulationTiming
+    /// Whether this is nRF Connect SDK Bare Metal's firmware loader rather than an application.
+    let isFirmwareLoader: Bool
     /// The upload in progress.
     var inProgress: SMPImageUpload?
 
-    init(configuration: SMPDeviceConfiguration, timing: SimulationTiming) {
+    init(configuration: SMPDeviceConfiguration, timing: SimulationTiming, isFirmwareLoader: Bool = false) {
         self.configuration = configuration
         self.timing = timing
+        self.isFirmwareLoader = isFirmwareLoader
+    }
+
+    /// Whether the image group answers `command` (`write`: a state write, upload or erase): a
+    /// Bare Metal application has no image group, its firmware loader only state read and
+    /// upload (sdk-nrf-bm `img_mgmt_handlers[]`).
+    private func offersImageCommand(_ command: UInt8, write: Bool) -> Bool {
+        guard configuration.installation == .firmwareLoader else { return true }
+        return isFirmwareLoader && (command == 1 || (command == 0 && !write))
     }
 
     /// Handles one request frame (Zephyr `smp_handle_single_payload`): unknown groups, commands
@@ -39,7 +52,9 @@ struct SMPServer: Sendable {
                 return Outcome(answer: .success(["r": .text(try map.text("d") ?? "")]))
             case (.os, 5, false):  // reset
                 _ = try map.bool("force")
-                return Outcome(answer: .success([:]), resets: true)
+                let bootMode = try map.unsigned("boot_mode")
+                let startsLoader = bootMode == 1 && configuration.installation == .firmwareLoader
+                return Outcome(answer: .success([:]), resets: true, startsLoader: startsLoader)
             case (.os, 6, true):  // MCUmgr parameters
                 return Outcome(
                     answer: .success([
@@ -53,6 +68,8 @@ struct SMPServer: Sendable {
                 var outcome = Outcome(answer: .success([:]), erasesSettings: true)
                 outcome.flash.eraseBytes = configuration.storageSize
                 return outcome
+            case (.image, let command, _) where !offersImageCommand(command, write: !isRead):
+                return Outcome(answer: .mcumgrError(.notSupported))
             case (.image, 0, true):  // state read
                 return Outcome(answer: .success(slots.imageList))
             case (.image, 0, false):  // state write

@@ -11,6 +11,10 @@ public enum SMPRequest: Hashable, Sendable {
     /// OS reset (write, command 5) `{force?}`: the device answers, then reboots. `force` is sent
     /// only when true.
     case reset(force: Bool)
+    /// OS reset into another boot mode (`{boot_mode}`, `CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE`): 1
+    /// is the bootloader's mode, which nRF Connect SDK Bare Metal's MCUboot takes as "start the
+    /// firmware loader" (sdk-nrf-bm `entering_dfu.rst`).
+    case resetIntoBootMode(UInt8)
     /// OS MCUmgr parameters (read, command 6), answered with `{buf_size, buf_count}`.
     case mcumgrParameters
     /// OS bootloader information (read, command 8) `{query?}`: without a query answered with
@@ -47,7 +51,7 @@ public enum SMPRequest: Hashable, Sendable {
 
     public var group: SMPGroup {
         switch self {
-        case .echo, .reset, .mcumgrParameters, .bootloaderInfo: .os
+        case .echo, .reset, .resetIntoBootMode, .mcumgrParameters, .bootloaderInfo: .os
         case .imageState, .imageTest, .imageConfirm, .imageUpload, .imageErase: .image
         case .eraseStorage: .zephyrBasic
         }
@@ -56,7 +60,7 @@ public enum SMPRequest: Hashable, Sendable {
     public var command: UInt8 {
         switch self {
         case .echo: Command.echo
-        case .reset: Command.reset
+        case .reset, .resetIntoBootMode: Command.reset
         case .mcumgrParameters: Command.mcumgrParameters
         case .bootloaderInfo: Command.bootloaderInfo
         case .imageState, .imageTest, .imageConfirm: Command.imageState
@@ -69,7 +73,9 @@ public enum SMPRequest: Hashable, Sendable {
     public var operation: SMPOperation {
         switch self {
         case .mcumgrParameters, .bootloaderInfo, .imageState: .read
-        case .echo, .reset, .imageTest, .imageConfirm, .imageUpload, .imageErase, .eraseStorage: .write
+        case .echo, .reset, .resetIntoBootMode, .imageTest, .imageConfirm, .imageUpload, .imageErase,
+            .eraseStorage:
+            .write
         }
     }
 
@@ -80,6 +86,8 @@ public enum SMPRequest: Hashable, Sendable {
             return ["d": .text(text)]
         case .reset(let force):
             return force ? ["force": true] : [:]
+        case .resetIntoBootMode(let mode):
+            return ["boot_mode": CBORValue(Int(mode))]
         case .mcumgrParameters, .imageState, .eraseStorage:
             return [:]
         case .bootloaderInfo(let query):

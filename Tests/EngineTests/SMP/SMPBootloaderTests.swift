@@ -43,8 +43,16 @@ final class SMPBootloaderTests: XCTestCase {
         }
     }
 
+    func testAFirmwareLoaderTakesNoTestAndLeavesNothingWaiting() {
+        let loader = SMPBootloader(name: "MCUboot", mode: .firmwareLoader)
+        for activation in activations {
+            let refused = activation == .testOnly || activation == .noReset
+            XCTAssertEqual(loader.refusal(of: activation) != nil, refused, "\(activation)")
+        }
+    }
+
     func testModesWithoutAFlowAreRefusedWhateverTheActivation() {
-        let modes: [MCUbootMode] = [.singleSlot, .ramLoad, .firmwareLoader, .singleSlotRAMLoad]
+        let modes: [MCUbootMode] = [.singleSlot, .ramLoad, .singleSlotRAMLoad]
         for mode in modes {
             for activation in activations {
                 let refusal = SMPBootloader(name: "MCUboot", mode: mode).refusal(of: activation)

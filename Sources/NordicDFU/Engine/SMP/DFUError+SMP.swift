@@ -32,6 +32,7 @@ extension SMPRequest {
         switch self {
         case .echo: "echo"
         case .reset: "reset"
+        case .resetIntoBootMode(let mode): "reset into boot mode \(mode)"
         case .mcumgrParameters: "MCUmgr parameters"
         case .bootloaderInfo(let query): query.map { "bootloader info (\($0))" } ?? "bootloader info"
         case .imageState: "image state"

@@ -50,9 +50,10 @@ public struct SMPBootloader: Hashable, Sendable {
             return "MCUboot runs in \(mode) mode: the device has no second slot to take an update "
                 + "over Bluetooth; update it through MCUboot's serial recovery"
         case .firmwareLoader:
-            return "MCUboot runs in \(mode) mode: it hands updates to a separate firmware loader "
-                + "(nRF Connect SDK Bare Metal), which dfu-update does not drive yet: update it with "
-                + "nRF Connect Device Manager"
+            guard activation == .testOnly || activation == .noReset else { return nil }
+            return "MCUboot runs in \(mode) mode: its loader writes the new image over the application "
+                + "for good and resets into it, so there is nothing to test or to leave waiting; use "
+                + "--activation test-and-confirm or confirm-only"
         default:
             return "MCUboot runs in \(mode) mode, which dfu-update does not update yet (it updates "
                 + "the swap modes, overwrite-only and direct-XIP): update it with nRF Connect Device Manager"

@@ -31,11 +31,13 @@ extension UpdateSession {
         }
     }
 
-    /// Finds an SMP device again after its reset, at its address, within `timeout`.
-    func reconnectSMP(at address: String, within timeout: Duration) async throws -> SMPLink {
+    /// Finds an SMP device again after its reset, at its address (or by `name`), within `timeout`.
+    func reconnectSMP(at address: String, named name: String? = nil, within timeout: Duration) async throws
+        -> SMPLink
+    {
         try await prepare(
             try await reconnect(
-                candidates: BluetoothAddress(address).map { [$0] } ?? [], name: nil, within: timeout,
+                candidates: BluetoothAddress(address).map { [$0] } ?? [], name: name, within: timeout,
                 inspecting: inspectSMP))
     }
 

@@ -17,15 +17,21 @@ struct SMPUpdateRun {
             session.state(.connecting)
             link = try await session.connectSMP(session.device)
             session.state(.starting)
-            let state = try await imageState(link!)
-            try checkImageHashes(against: state)
-            let package = try variants(for: state)
             let bootloader = try await session.bootloader(link!)
-            if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smpActivation) {
+            if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smpActivation)
+                ?? firmwareLoaderRefusal(bootloader)
+            {
                 throw session.failure(
                     .deviceNotSupported, refusal,
                     advice: "nothing was sent: the device runs its image as before")
             }
+            if bootloader?.mode == .firmwareLoader {
+                link = try await updateThroughFirmwareLoader(link!) { link = $0 }
+                return
+            }
+            let state = try await imageState(link!)
+            try checkImageHashes(against: state)
+            let package = try variants(for: state)
             let plan = SMPUpdatePlan(
                 package: package, state: state, force: options.force,
                 confirms: options.smpActivation == .testAndConfirm)
@@ -80,7 +86,7 @@ struct SMPUpdateRun {
     }
 
     /// Uploads one image; after a lost link, connects again and resumes where the device is.
-    private func upload(
+    func upload(
         _ image: MCUbootPackage.Image, part: Int, of parts: Int, on start: SMPLink,
         whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
