@@ -69,3 +69,18 @@ final class FlashPairingCLITests: XCTestCase {
         XCTAssertTrue(try error.string("message").contains("exclude each other"))
     }
 }
+
+/// dfu-sim's pairing options: a passkey only from a safe source, and only where it is used.
+final class SimPairingCLITests: XCTestCase {
+    func testASecurityLevelNeedsWhatItUses() async throws {
+        let dfuSim = CLIRunner.executable(named: "dfu-sim")
+        for arguments in [
+            ["--sim-security", "authenticated"], ["--sim-security", "encrypt", "--sim-passkey-env", "P"],
+            ["--sim-security", "authenticated", "--sim-passkey-env", "P", "--sim-passkey-file", "/f"],
+            ["--sim-security", "encrypt", "--bluetoothd-stand-in"], ["--sim-security", "secret"],
+        ] {
+            let run = try await ProcessRunner.run(dfuSim, ["--simulate", "smp-app"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+        }
+    }
+}

@@ -4,36 +4,47 @@ import DFUSupport
 /// This program's `org.bluez.Agent1` (BlueZ's doc/org.bluez.Agent.rst): bluetoothd asks it for
 /// a passkey or a confirmation while pairing, whether `Device1.Pair` started the pairing or
 /// bluetoothd did itself after a device refused a write for security. Registered as the default
-/// agent so that the latter reaches it too; it answers only for the devices this program
-/// connected to and refuses every other request.
+/// agent so that the latter reaches it too, unless every device is paired with `Device1.Pair`
+/// first (bluetoothd asks the agent of the program that called `Pair`, src/device.c), which
+/// leaves another program's default agent in place (a peripheral served by the same
+/// bluetoothd, as in the VM). It answers only for the devices this program connected to and
+/// refuses every other request.
 final class PairingAgent: Sendable {
     static let path = "/org/dfu_update/agent"
     static let managerInterface = "org.bluez.AgentManager1"
     static let interface = "org.bluez.Agent1"
 
     let settings: PairingSettings
+    /// Whether it answers for every device (a peripheral's agent: centrals pair with it).
+    let answersAnyDevice: Bool
     private let bus: BlueZBus
     /// Addresses of the devices it answers for, by object path.
     private let devices = Locked<[String: String]>([:])
     /// Why it last refused a device's request (a passkey source that failed), by object path.
     private let problems = Locked<[String: String]>([:])
 
-    private init(bus: BlueZBus, settings: PairingSettings) {
+    private init(bus: BlueZBus, settings: PairingSettings, answersAnyDevice: Bool) {
         self.bus = bus
         self.settings = settings
+        self.answersAnyDevice = answersAnyDevice
     }
 
-    /// Exports the agent on `bus` and registers it as bluetoothd's default agent.
-    static func register(on bus: BlueZBus, settings: PairingSettings) async throws -> PairingAgent {
-        let agent = PairingAgent(bus: bus, settings: settings)
+    /// Exports the agent on `bus` and registers it, as bluetoothd's default agent unless
+    /// `settings.pairsFirst` (for a central).
+    static func register(on bus: BlueZBus, settings: PairingSettings, answersAnyDevice: Bool = false)
+        async throws -> PairingAgent
+    {
+        let agent = PairingAgent(bus: bus, settings: settings, answersAnyDevice: answersAnyDevice)
         do {
             try bus.connection.exportObject(at: path, interfaces: [agent.agentInterface()])
             _ = try await bus.call(
                 "/org/bluez", managerInterface, "RegisterAgent",
                 [.objectPath(path), .string(settings.capability)], timeout: .seconds(10))
-            _ = try await bus.call(
-                "/org/bluez", managerInterface, "RequestDefaultAgent", [.objectPath(path)],
-                timeout: .seconds(10))
+            if answersAnyDevice || !settings.pairsFirst {
+                _ = try await bus.call(
+                    "/org/bluez", managerInterface, "RequestDefaultAgent", [.objectPath(path)],
+                    timeout: .seconds(10))
+            }
         } catch {
             throw gattError(error, "registering a pairing agent with bluetoothd", device: "agent")
         }
@@ -102,10 +113,12 @@ final class PairingAgent: Sendable {
 
     /// The address of the device a call is about; refuses devices this program did not connect to.
     private func address(_ call: DBusMethodCall) throws -> String {
-        guard let path = call.arguments.first?.objectPathValue,
-            let address = devices.withLock({ $0[path] })
-        else { throw Self.rejected("not a device this program updates") }
-        return address
+        guard let path = call.arguments.first?.objectPathValue else { throw Self.rejected("no device") }
+        if let address = devices.withLock({ $0[path] }) { return address }
+        guard answersAnyDevice, let name = path.split(separator: "/").last, name.hasPrefix("dev_") else {
+            throw Self.rejected("not a device this program updates")
+        }
+        return name.dropFirst(4).replacingOccurrences(of: "_", with: ":")
     }
 
     private func record(_ problem: String, _ call: DBusMethodCall) {
