@@ -103,14 +103,14 @@ struct DFUSimCommand: AsyncParsableCommand {
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
                 configuration: deviceConfiguration(address: BluetoothAddress(links.adapterAddress)!))
-            let agent = try await pairing.agent()
+            let agent = try await pairing.agent(adapter: adapter)
             let host = DeviceHost(
                 device: device, links: links, reporter: reporter, tracesWrites: trace,
                 security: pairing.simSecurity)
             try await host.start()
             await stop.wait()
-            withExtendedLifetime(agent) {}
             await host.stop()
+            await agent?.forgetNewBonds()
             reporter.simulator(device.snapshot)
         } catch let error as SimulationOptionsError {
             throw reporter.fail(

@@ -43,10 +43,11 @@ struct SimPairingOptions: ParsableArguments {
     /// is modelled by a KeyboardOnly agent that enters it: with both sides KeyboardOnly, SMP has
     /// each side enter the passkey (Bluetooth Core 5.4, Vol 3, Part H, 2.3.5.1), and the two
     /// agents answer the same number.
-    func agent() async throws -> PeripheralPairingAgent? {
+    func agent(adapter: String?) async throws -> PeripheralPairingAgent? {
         guard simSecurity != .open else { return nil }
         let passkey: PasskeySource? =
             simPasskeyFile.map(PasskeySource.file) ?? simPasskeyEnv.map(PasskeySource.environment)
-        return try await PeripheralPairingAgent.register(settings: PairingSettings(passkey: passkey))
+        return try await PeripheralPairingAgent.register(
+            settings: PairingSettings(passkey: passkey), adapter: adapter)
     }
 }
