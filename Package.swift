@@ -185,7 +185,8 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "TestSupport"]),
+            name: "BlueZTests",
+            dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "SimulatorProcess", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
             dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),

@@ -25,6 +25,10 @@ public final class BlueZCentral: GATTCentral {
         /// Without `AcquireWrite`: how many `WriteValue` write commands may await bluetoothd's
         /// reply at once (1 awaits each before the next).
         public var writeValueWindow = 16
+        /// How to pair with a device that asks for security (docs/pairing.md): with settings,
+        /// the central registers its own pairing agent with bluetoothd; without (the default),
+        /// a device that refuses an operation for security fails it.
+        public var pairing: PairingSettings?
 
         public init() {}
     }
@@ -39,6 +43,8 @@ public final class BlueZCentral: GATTCentral {
     let adapter: Adapter
     let options: Options
     let discovery: DiscoverySessions
+    /// The agent bluetoothd asks while pairing, when `options.pairing` is set.
+    let agent: PairingAgent?
 
     /// Opens a system-bus connection and picks the adapter: `hciN`, its address, or (`nil`) the
     /// first one. Throws `GATTError.bluetoothUnavailable` when bluetoothd is not running, the
@@ -54,6 +60,11 @@ public final class BlueZCentral: GATTCentral {
         self.adapter = try Adapter.select(adapter, in: tree)
         self.options = options
         discovery = DiscoverySessions(bus: bus, adapter: self.adapter)
+        if let pairing = options.pairing {
+            agent = try await PairingAgent.register(on: bus, settings: pairing)
+        } else {
+            agent = nil
+        }
     }
 
     /// A Bluetooth adapter as bluetoothd lists it.

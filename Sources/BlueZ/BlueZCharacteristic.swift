@@ -12,6 +12,8 @@ struct CharacteristicContext: Sendable {
     let options: BlueZCentral.Options
     /// Write commands sent through `WriteValue` and not yet answered, on this connection.
     let pendingCommands: CommandWindow
+    /// Pairs when the device refuses an operation for security; nil without a pairing agent.
+    var pairing: DevicePairing? = nil
 }
 
 /// A `GattCharacteristic1` of a connected device.
@@ -117,7 +119,8 @@ public final class BlueZCharacteristic: GATTCharacteristic {
 
     /// Calls a `GattCharacteristic1` method; a failure is reported as a `GATTError`, as
     /// `disconnected` when the link went down meanwhile or bluetoothd's table of the device is
-    /// stale (`staleTableErrors`).
+    /// stale (`staleTableErrors`). A refusal for security pairs (once per connection) and calls
+    /// again.
     func call(
         _ operation: @autoclosure () -> String, _ member: String, _ arguments: [DBusValue], timeout: Duration,
         staleTableErrors: Set<UInt8> = staleTableErrors
@@ -130,7 +133,13 @@ public final class BlueZCharacteristic: GATTCharacteristic {
             if let stale = await context.forgetIfTableIsStale(error, attErrors: staleTableErrors) {
                 throw stale
             }
-            throw gattError(error, operation(), device: context.device)
+            let mapped = gattError(error, operation(), device: context.device)
+            guard case GATTError.securityFailed(_, .securityRequired, _) = mapped,
+                let pairing = context.pairing
+            else { throw mapped }
+            try await pairing.pairAfterRefusal(of: operation())
+            return try await call(
+                operation(), member, arguments, timeout: timeout, staleTableErrors: staleTableErrors)
         }
     }
 }

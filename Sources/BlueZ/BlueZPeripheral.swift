@@ -13,6 +13,8 @@ public final class BlueZPeripheral: GATTPeripheral {
 
     let bus: BlueZBus
     let link = LinkState()
+    /// Pairs the device through the central's agent; nil without one.
+    let pairing: DevicePairing?
     private let monitor: DeviceMonitor
     private let serviceList: [GATTService]
     private let characteristicPaths: [String]
@@ -23,12 +25,17 @@ public final class BlueZPeripheral: GATTPeripheral {
         self.address = address
         self.name = name
         self.path = monitor.path
+        let pairing = central.agent.map {
+            DevicePairing(agent: $0, bus: central.bus, path: monitor.path, address: address)
+        }
+        self.pairing = pairing
         var services: [GATTService] = []
         var characteristicPaths: [String] = []
         let context = CharacteristicContext(
             bus: central.bus, link: link, device: address, devicePath: monitor.path, options: central.options,
             pendingCommands: CommandWindow(
-                limit: central.options.writeValueWindow, bus: central.bus, link: link, device: address))
+                limit: central.options.writeValueWindow, bus: central.bus, link: link, device: address),
+            pairing: pairing)
         for servicePath in tree.paths(with: BlueZ.serviceInterface, under: monitor.path) {
             guard
                 let uuid = tree.properties(servicePath, BlueZ.serviceInterface)?["UUID"]?.stringValue

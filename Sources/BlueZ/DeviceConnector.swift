@@ -42,9 +42,18 @@ struct DeviceConnector {
         } catch {
             throw gattError(error, "listing the services of \(device)", device: device)
         }
-        return BlueZPeripheral(
+        let peripheral = BlueZPeripheral(
             central: central, monitor: monitor, address: resolved.device.address ?? device,
             name: resolved.device.name, tree: tree)
+        if central.options.pairing?.pairsFirst == true, let pairing = peripheral.pairing {
+            do {
+                try await pairing.pairUnlessPaired()
+            } catch {
+                await peripheral.disconnect()
+                throw error
+            }
+        }
+        return peripheral
     }
 
     private func remaining() throws -> Duration {

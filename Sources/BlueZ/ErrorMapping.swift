@@ -35,6 +35,13 @@ extension DBusError {
                     "bluetoothd says that another subscriber holds the notifications (\(name): \(message)): "
                     + "another program has subscribed, or bluetoothd kept a subscription that failed (a stale "
                     + "table or a dropped link; a bluetoothd bug that restarting bluetoothd clears)")
+        // bluetoothd's answer to ATT insufficient authentication, encryption or key size
+        // (src/gatt-client.c), after its own attempt to raise the link's security failed
+        case "org.bluez.Error.NotPermitted" where message == "Not paired":
+            return .securityFailed(
+                device: device, failure: .securityRequired,
+                reason: "\(operation) needs a paired link (ATT insufficient authentication or encryption; "
+                    + "bluetoothd: \(message))")
         default:
             return .operationFailed(operation: operation, reason: "\(name): \(message)")
         }

@@ -54,6 +54,7 @@ public final class BluetoothdStandIn: Sendable {
             Self.adapterPath + "/dev_"
             + device.persona.address.description.replacingOccurrences(of: ":", with: "_")
         try connection.addObjectManager(at: "/")
+        try connection.exportObject(at: "/org/bluez", interfaces: [agentManagerInterface()])
         try connection.exportObject(at: Self.adapterPath, interfaces: [adapterInterface()])
         try connection.exportObject(at: devicePath, interfaces: [deviceInterface()])
         try await connection.requestName(BlueZ.service)
@@ -78,8 +79,7 @@ public final class BluetoothdStandIn: Sendable {
             // discovery does nothing: the device is known from the start
             methods: [
                 ("StartDiscovery", ""), ("StopDiscovery", ""), ("SetDiscoveryFilter", "a{sv}"),
-                ("RemoveDevice", "o"),
-            ].map { name, arguments in DBusMethod(name, in: arguments) { _ in [] } },
+            ].map { name, arguments in DBusMethod(name, in: arguments) { _ in [] } } + [removeDeviceMethod()],
             properties: [
                 DBusProperty("Address", value: .string(Self.adapterAddress)),
                 DBusProperty("Powered", value: .boolean(true)),
@@ -96,6 +96,7 @@ public final class BluetoothdStandIn: Sendable {
                     dropLink()
                     return []
                 },
+                pairMethod(),
             ],
             properties: [
                 DBusProperty("Address", value: .string(persona.address.description)),

@@ -15,6 +15,9 @@ public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     case attributeNotFound(String)
     /// A read, write or subscription was refused (ATT error, not permitted, transport error).
     case operationFailed(operation: String, reason: String)
+    /// The device wants a more secure link than this host could give it: pairing failed, or
+    /// was not possible, or the device no longer knows the bond this host holds.
+    case securityFailed(device: String, failure: GATTSecurityFailure, reason: String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,21 @@ public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
             "not found on the device: \(what)"
         case .operationFailed(let operation, let reason):
             "\(operation) failed: \(reason)"
+        case .securityFailed(let device, _, let reason):
+            "\(device) refused: \(reason)"
         }
     }
+}
+
+/// Why a device and this host did not reach the security the device asks for.
+public enum GATTSecurityFailure: String, Sendable, Equatable, CaseIterable {
+    /// The device refuses the operation on an unpaired (or not authenticated) link, and this
+    /// host has no way to pair as it asks: no passkey, or a passkey source that failed.
+    case securityRequired
+    /// Pairing failed its check: a wrong passkey (or the device's confirmation did not match).
+    case authenticationFailed
+    /// The device (or bluetoothd) rejected or canceled the pairing, or it timed out.
+    case pairingRefused
+    /// This host holds a bond the device does not know any more (it was reset or erased its keys).
+    case bondLost
 }

@@ -12,10 +12,14 @@ public final class DFUSimProcess: @unchecked Sendable {
     private let process = Process()
     private let output: JSONLinesReader
 
-    /// Starts `executable --json arguments…`.
-    public init(executable: URL, arguments: [String]) throws {
+    /// Starts `executable --json arguments…`; `environment` adds to (or replaces entries of) this
+    /// process's environment.
+    public init(executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = executable
         process.arguments = ["--json"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         output = try JSONLinesReader.launch(process)
     }
 

@@ -41,6 +41,7 @@ struct DFUSimCommand: AsyncParsableCommand {
         version: BuildInfo.description)
 
     @OptionGroup var simulation: SimulationOptions
+    @OptionGroup(title: "Pairing (docs/pairing.md)") var pairing: SimPairingOptions
 
     @Option(help: "The Bluetooth adapter to serve on: hciN or its address (default: the first one).")
     var adapter: String?
@@ -86,6 +87,10 @@ struct DFUSimCommand: AsyncParsableCommand {
         if trace && bluetoothdStandIn {
             throw ValidationError("--trace reports writes on an adapter; the stand-in has none to report")
         }
+        if bluetoothdStandIn && pairing.simSecurity != .open {
+            throw ValidationError(
+                "--sim-security is served by bluetoothd on an adapter; the stand-in has none")
+        }
         if simulation.simulate == nil {
             throw ValidationError(
                 "--simulate KIND is required: \(SimulatedDeviceKind.names.joined(separator: ", "))")
@@ -100,10 +105,14 @@ struct DFUSimCommand: AsyncParsableCommand {
             let links = try await PeripheralLinks.watch(adapter: adapter)
             let device = try RealTimeDevice(
                 configuration: deviceConfiguration(address: BluetoothAddress(links.adapterAddress)!))
-            let host = DeviceHost(device: device, links: links, reporter: reporter, tracesWrites: trace)
+            let agent = try await pairing.agent(adapter: adapter)
+            let host = DeviceHost(
+                device: device, links: links, reporter: reporter, tracesWrites: trace,
+                security: pairing.simSecurity)
             try await host.start()
             await stop.wait()
             await host.stop()
+            await agent?.forgetNewBonds()
             reporter.simulator(device.snapshot)
         } catch let error as SimulationOptionsError {
             throw reporter.fail(

@@ -61,7 +61,9 @@ extension DeviceHost {
         return LocalCharacteristic(
             uuid: uuid, properties: characteristic.properties, onWrite: writable ? onWrite : nil,
             onRead: characteristic.properties.contains(.read) ? onRead : nil,
-            acquiresWrites: uuid == Self.socketWrittenCharacteristic)
+            acquiresWrites: uuid == Self.socketWrittenCharacteristic,
+            // the update's characteristics, as Zephyr's SMP and the nRF5 SDK's DFU service lock them
+            security: writable ? security : .open)
     }
 
     /// Packets reach the device through a socket (`AcquireWrite`) rather than one D-Bus call each

@@ -44,17 +44,23 @@ final class DeviceHost: Sendable {
     let links: PeripheralLinks
     let reporter: SimReporter
     private let tracesWrites: Bool
+    /// What the device's writable characteristics ask of the link.
+    let security: LocalSecurity
     let state = Locked(State())
     private let actions = AsyncStream<Action>.makeStream()
     /// Printed by a task of their own, so that printing them does not hold back what the device does.
     private let reports = AsyncStream<WriteReport>.makeStream()
     private let workers = Locked<[Task<Void, Never>]>([])
 
-    init(device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter, tracesWrites: Bool) {
+    init(
+        device: RealTimeDevice, links: PeripheralLinks, reporter: SimReporter, tracesWrites: Bool,
+        security: LocalSecurity = .open
+    ) {
         self.device = device
         self.links = links
         self.reporter = reporter
         self.tracesWrites = tracesWrites
+        self.security = security
     }
 
     /// Serves the device's first persona and starts following links and reactions.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import DFUSimulator
 import DFUSupport
 import Foundation
@@ -28,6 +29,11 @@ struct FlashCommand: ContractCommand {
             With --public-key, every signed image (a Nordic init packet, an MCUboot image) must \
             verify with that key before anything connects; an unsigned package has nothing to \
             verify, and flash says so.
+
+            A device that asks for security is paired through flash's own BlueZ agent (Just \
+            Works, or passkey entry with a passkey source; never a passkey on the command line); \
+            a bond this run made is removed afterwards unless --keep-bond, one held before is \
+            kept (docs/pairing.md).
             """)
 
     @Argument(
@@ -47,6 +53,7 @@ struct FlashCommand: ContractCommand {
     var device: String?
 
     @OptionGroup var bluetooth: BluetoothOptions
+    @OptionGroup(title: "Pairing (docs/pairing.md)") var pairing: PairingOptions
     @OptionGroup var simulation: SimulationOptions
 
     @Flag(help: "Print JSON Lines events (docs/cli-contract.md).")
@@ -78,12 +85,15 @@ struct FlashCommand: ContractCommand {
         let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
+        var bonds: BondPolicy?
         if simulation.simulate != nil {
             let simulator = try simulation.central(for: target)
             simulated = simulator
             central = simulator
         } else {
-            central = try await bluetooth.central()
+            let blueZ = try await bluetooth.central(pairing: pairing.settings)
+            bonds = try await BondPolicy(central: blueZ, target: target, options: pairing)
+            central = blueZ
         }
 
         let updater: any FirmwareUpdater =
@@ -110,6 +120,7 @@ struct FlashCommand: ContractCommand {
             reporter.report(event)
         }
         withExtendedLifetime(interrupt) {}
+        if let done = await bonds?.finish(), !json { Output.error(done) }
         switch result?.outcome {
         case .completed, .skipped: return
         case .aborted, nil: throw ExitCode.interrupted

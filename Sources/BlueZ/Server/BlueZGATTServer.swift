@@ -215,7 +215,7 @@ public final class BlueZGATTServer: Sendable {
         var properties = [
             DBusProperty("UUID", value: .string(characteristic.uuid.uuidString)),
             DBusProperty("Service", value: .objectPath(service)),
-            DBusProperty("Flags", value: .stringArray(characteristic.properties.flagNames)),
+            DBusProperty("Flags", value: .stringArray(characteristic.flagNames)),
         ]
         // bluetoothd 5.66 acquires a socket for a characteristic that has this property
         if let onWrite, characteristic.acquiresWrites,

@@ -20,16 +20,19 @@ public struct LocalCharacteristic: Sendable {
     public var acquiresWrites: Bool
     /// Supplies the value a central reads.
     public var onRead: ReadHandler?
+    /// What the link must be for a central to use it.
+    public var security: LocalSecurity
 
     public init(
         uuid: BluetoothUUID, properties: CharacteristicProperties, onWrite: WriteHandler? = nil,
-        onRead: ReadHandler? = nil, acquiresWrites: Bool = false
+        onRead: ReadHandler? = nil, acquiresWrites: Bool = false, security: LocalSecurity = .open
     ) {
         self.uuid = uuid
         self.properties = properties
         self.onWrite = onWrite
         self.onRead = onRead
         self.acquiresWrites = acquiresWrites
+        self.security = security
     }
 }
 

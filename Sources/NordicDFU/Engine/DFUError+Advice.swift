@@ -42,6 +42,17 @@ extension DFUError {
             "the device runs a newer image; update with a newer one"
         case .remoteImageInvalidImageHeaderMagic, .remoteImageInvalidImageHeader, .remoteImageInvalidHash:
             "give a signed MCUboot image made for the device's MCUboot (app_update.bin or zephyr.signed.bin of its build)"
+        case .authenticationFailed:
+            "check the passkey the source gives against the device's (its label or display); nothing is tried "
+                + "again, as a device may lock out after failed attempts"
+        case .pairingRefused:
+            "put the device in its pairing mode if it has one (a button, a bond slot free), then retry once"
+        case .bondLost:
+            "remove the stale bond and pair again: retry with --re-pair (or `bluetoothctl remove ADDRESS`); "
+                + "a device that asks for a passkey needs one given (docs/pairing.md)"
+        case .securityRequired:
+            "give the device's passkey with --passkey-file, --passkey-env or --passkey-command "
+                + "(--accept-numeric-comparison for a device that shows a number to compare; docs/pairing.md)"
         case .remoteMcumgrAccessDenied:
             "the device wants a paired link for SMP: pair with it first (bluetoothctl pair ADDRESS)"
         case .remoteMcumgrBusy, .remoteMcumgrNoMemory:

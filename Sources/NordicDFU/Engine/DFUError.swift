@@ -1,3 +1,5 @@
+import GATT
+
 /// Why an update failed (protocol doc §6.1). Raw values match the Nordic libraries': remote
 /// codes are the device's status plus an offset (legacy + 0, secure + 10, extended + 20,
 /// buttonless + 90, experimental buttonless + 9000); local failures are 100 to 999. SMP devices'
@@ -69,6 +71,17 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
     /// SMP: the device received the whole file, but its SHA-256 of it differs from the file's
     /// (`match: false`): bytes were lost or altered on the way.
     case imageHashMismatch = 312
+    /// Pairing failed its check: the passkey given is not the device's (docs/pairing.md).
+    case authenticationFailed = 313
+    /// The device (or bluetoothd) rejected, canceled or timed out the pairing.
+    case pairingRefused = 314
+    /// This host holds a bond the device refuses: the device lost its keys, or it asks for more
+    /// than the bond gives (a Just Works bond where it wants a passkey).
+    case bondLost = 315
+    /// The device refuses an operation on a link without (enough) security and this host has no
+    /// way to pair as it asks: no passkey given, a passkey source that failed, or numeric
+    /// comparison not accepted.
+    case securityRequired = 316
 
     case invalidInternalState = 500
 
@@ -146,6 +159,17 @@ public enum DFUError: Int, Error, Sendable, CaseIterable {
         } else {
             self = DFUError(rawValue: 10 + Int(result.rawValue)) ?? .unsupportedResponse
         }
+    }
+
+    /// The failure of a device whose security this host did not meet.
+    public init(securityFailure failure: GATTSecurityFailure) {
+        self =
+            switch failure {
+            case .securityRequired: .securityRequired
+            case .authenticationFailed: .authenticationFailed
+            case .pairingRefused: .pairingRefused
+            case .bondLost: .bondLost
+            }
     }
 
     /// A buttonless DFU result; `experimental` for SDK 12's service.

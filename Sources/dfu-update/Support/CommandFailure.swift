@@ -87,6 +87,10 @@ extension GATTError {
         case .timeout: "timeout"
         case .attributeNotFound: "attribute_not_found"
         case .operationFailed: "operation_failed"
+        case .securityFailed(_, .securityRequired, _): "security_required"
+        case .securityFailed(_, .authenticationFailed, _): "authentication_failed"
+        case .securityFailed(_, .pairingRefused, _): "pairing_refused"
+        case .securityFailed(_, .bondLost, _): "bond_lost"
         }
     }
 }

@@ -30,9 +30,17 @@ extension UpdateSession {
             try await controller.checkpoint()
             do {
                 let peripheral = try await central.connect(target, timeout: options.connectTimeout)
-                return try await inspect(peripheral)
+                do {
+                    return try await inspect(peripheral)
+                } catch {
+                    // a failure while opening the link must not leave it up (it is no one's now)
+                    await peripheral.disconnect()
+                    throw error
+                }
             } catch let error as GATTError {
                 if case .bluetoothUnavailable = error { throw mapped(error, during: .bluetoothDisabled) }
+                // pairing is never tried twice: a device may lock out after failed attempts
+                if case .securityFailed = error { throw mapped(error, during: .failedToConnect) }
                 lastError = error
                 log(.info, "connection attempt \(attempt) to \(target) failed: \(error)")
             }
@@ -68,6 +76,7 @@ extension UpdateSession {
         } catch let error as GATTError {
             await peripheral.disconnect()
             if case .disconnected = error { throw error }
+            if case .securityFailed = error { throw mapped(error, during: .serviceDiscoveryFailed) }
             throw failure(.serviceDiscoveryFailed, "\(error)")
         }
     }

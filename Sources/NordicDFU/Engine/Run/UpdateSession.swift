@@ -112,6 +112,7 @@ extension UpdateSession {
                 step == .failedToConnect ? step : .receivingNotificationFailed, gattError.description)
         case .attributeNotFound: return failure(.serviceDiscoveryFailed, gattError.description)
         case .operationFailed: return failure(step, gattError.description)
+        case .securityFailed(_, let kind, let reason): return failure(DFUError(securityFailure: kind), reason)
         }
     }
 }

@@ -1,0 +1,26 @@
+import DBus
+
+extension BlueZCentral {
+    /// Whether bluetoothd holds a pairing (keys) for the device at `address`; false for a
+    /// device it does not know.
+    public func isPaired(address: String) async throws -> Bool {
+        try await bus.isPaired(adapter.devicePath(for: address), device: address)
+    }
+}
+
+extension BlueZBus {
+    /// `Device1.Paired` of the device at `path` (`device` names it in messages); false when
+    /// bluetoothd does not know the device.
+    func isPaired(_ path: String, device: String) async throws -> Bool {
+        do {
+            return try await property(path, BlueZ.deviceInterface, "Paired", timeout: .seconds(5)).boolValue
+                ?? false
+        } catch let error as DBusError
+            where error.name == DBusError.Name.unknownObject || error.name == DBusError.Name.unknownMethod
+        {
+            return false
+        } catch {
+            throw gattError(error, "reading whether \(device) is paired", device: device)
+        }
+    }
+}

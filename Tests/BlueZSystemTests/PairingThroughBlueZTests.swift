@@ -1,0 +1,78 @@
+import Foundation
+import SimulatorProcess
+import XCTest
+
+/// Pairing through real bluetoothd (docs/pairing.md): `dfu-update flash --pair` against
+/// `dfu-sim --sim-security …` on the same bluetoothd, each side with its own agent. An
+/// authenticated SMP device is paired with its fixed passkey and updated; an encrypted one with
+/// Just Works; a wrong passkey fails once; no output holds a passkey; the bond the run made is
+/// removed.
+final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
+    private let image = "Firmware/smp_app_1.1.0.bin"
+    private let passkey = "314159"
+    /// Every output of the test's programs, searched for the passkey when the test ends.
+    private var outputs: [String] = []
+    private var served: [DFUSimProcess] = []
+
+    override func setUp() async throws {
+        try await super.setUp()
+        setenv("DFU_TEST_DEVICE_PASSKEY", passkey, 1)
+        setenv("DFU_TEST_WRONG_PASSKEY", "271828", 1)
+    }
+
+    override func tearDown() async throws {
+        for simulator in served { outputs += [simulator.errorOutput] + simulator.events.map { "\($0)" } }
+        for output in outputs { XCTAssertFalse(output.contains(passkey), "the passkey in: \(output)") }
+        try await super.tearDown()
+    }
+
+    /// `simulate(_:_:)`, its outputs searched for the passkey when the test ends.
+    private func serve(_ arguments: [String]) async throws -> (DFUSimProcess, String) {
+        let (simulator, address) = try await simulate("smp-app", arguments)
+        served.append(simulator)
+        return (simulator, address)
+    }
+
+    private func record(_ run: Flash) -> Flash {
+        outputs += [run.stderr] + run.events.map { "\($0)" }
+        return run
+    }
+
+    func testAnAuthenticatedSMPDeviceIsPairedWithItsPasskeyAndUpdated() async throws {
+        let (simulator, address) = try await serve(
+            ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
+        let run = record(
+            try await flash(image, device: address, ["--pair", "--passkey-env", "DFU_TEST_DEVICE_PASSKEY"]))
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        let held = try await simulator.stop()
+        XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
+        try await assertNoBond(address)
+    }
+
+    func testAnEncryptedDeviceIsPairedWithJustWorks() async throws {
+        let (_, address) = try await serve(["--sim-security", "encrypt"])
+        let run = record(try await flash(image, device: address, ["--pair"]))
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        try await assertNoBond(address)
+    }
+
+    func testAWrongPasskeyFailsOnceAsAuthenticationFailed() async throws {
+        let (_, address) = try await serve(
+            ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
+        let run = record(
+            try await flash(image, device: address, ["--pair", "--passkey-env", "DFU_TEST_WRONG_PASSKEY"]))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.errorName, "authenticationFailed", "\(run.events) \(run.stderr)")
+        let attempts = run.events.filter {
+            ($0["message"] as? String)?.contains("connection attempt") == true
+        }
+        XCTAssertEqual(attempts.count, 0, "\(run.events)")
+    }
+
+    /// bluetoothd's device list on the central's adapter holds no bond for `address`.
+    private func assertNoBond(_ address: String) async throws {
+        let result = try await SystemTestEnvironment.run(
+            URL(fileURLWithPath: "/usr/bin/bluetoothctl"), ["info", address])
+        XCTAssertFalse(result.stdout.contains("Paired: yes"), result.stdout)
+    }
+}

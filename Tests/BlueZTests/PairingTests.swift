@@ -1,0 +1,217 @@
+import DBus
+import Foundation
+import GATT
+import TestSupport
+import XCTest
+
+@testable import BlueZ
+
+/// Pairing through this program's own agent (docs/pairing.md), against a model of bluetoothd:
+/// a device that refuses writes for security pairs once and the write is retried; every
+/// failure has its own kind and names what is needed; no message holds a passkey.
+final class PairingTests: TwoConnectionTestCase {
+    private let device = "00:AA:01:01:00:02"
+    private let passkey: UInt32 = 314_159
+    private var directory: URL!
+    /// Every message a failure produced, to be searched for passkeys.
+    private var messages: [String] = []
+
+    override func setUp() async throws {
+        try await super.setUp()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pairing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        for message in messages {
+            XCTAssertFalse(
+                message.contains("314159") || message.contains("271828"), "a passkey in: \(message)")
+        }
+        try? FileManager.default.removeItem(at: directory)
+        try await super.tearDown()
+    }
+
+    func testTheAgentRegistersAsTheDefaultAgentWithTheCapabilityOfWhatItWasGiven() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        _ = try await PairingAgent.register(
+            on: BlueZBus(connection: client), settings: PairingSettings(passkey: .environment("X")))
+        XCTAssertEqual(bluetoothd.calls, ["RegisterAgent", "RequestDefaultAgent"])
+        XCTAssertEqual(bluetoothd.agent?.capability, "KeyboardOnly")
+        XCTAssertEqual(bluetoothd.agent?.path, PairingAgent.path)
+        XCTAssertEqual(PairingSettings().capability, "NoInputNoOutput")
+        XCTAssertEqual(PairingSettings(acceptsNumericComparison: true).capability, "DisplayYesNo")
+        XCTAssertEqual(
+            PairingSettings(passkey: .environment("X"), acceptsNumericComparison: true).capability,
+            "KeyboardDisplay")
+    }
+
+    func testAWriteRefusedForSecurityPairsWithThePasskeyAndIsDoneAgain() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let characteristic = try await characteristic(PairingSettings(passkey: .file(try file("314159\n"))))
+        try await characteristic.write([1], timeout: .seconds(5))
+        XCTAssertEqual(
+            bluetoothd.calls, ["RegisterAgent", "RequestDefaultAgent", "WriteValue", "Pair", "WriteValue"])
+    }
+
+    /// Devices may lock out after failed attempts: one pairing, one clear failure.
+    func testAWrongPasskeyFailsOnceAsAuthenticationFailed() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let characteristic = try await characteristic(PairingSettings(passkey: .file(try file("271828"))))
+        let (failure, reason) = try await securityFailure {
+            try await characteristic.write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .authenticationFailed)
+        XCTAssertTrue(reason.contains("the passkey from the passkey file"), reason)
+        XCTAssertEqual(bluetoothd.calls.filter { $0 == "Pair" }.count, 1)
+        // the next operation on the same link does not pair again
+        _ = try await securityFailure { try await characteristic.write([2], timeout: .seconds(5)) }
+        XCTAssertEqual(bluetoothd.calls.filter { $0 == "Pair" }.count, 1)
+    }
+
+    func testWithoutAPasskeyADeviceThatWantsOneFailsNamingWhatIsNeeded() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let characteristic = try await characteristic(PairingSettings())
+        let (failure, reason) = try await securityFailure {
+            try await characteristic.write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .securityRequired)
+        XCTAssertTrue(reason.contains("a passkey"), reason)
+        XCTAssertEqual(bluetoothd.calls.filter { $0 == "Pair" }.count, 1)
+    }
+
+    func testJustWorksPairsADeviceThatWantsOnlyEncryption() async throws {
+        let bluetoothd = try await PairingBluetoothd(
+            serving: server, passkey: nil, needsAuthentication: false)
+        try await characteristic(PairingSettings()).write([1], timeout: .seconds(5))
+        XCTAssertEqual(bluetoothd.calls.suffix(3), ["WriteValue", "Pair", "WriteValue"])
+    }
+
+    func testARefusalAfterPairingIsNotPairedAgain() async throws {
+        let bluetoothd = try await PairingBluetoothd(
+            serving: server, passkey: nil, needsAuthentication: false, refusesAfterPairing: true)
+        let characteristic = try await characteristic(PairingSettings())
+        let (failure, reason) = try await securityFailure {
+            try await characteristic.write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .securityRequired)
+        XCTAssertTrue(reason.contains("refused again after pairing"), reason)
+        XCTAssertEqual(bluetoothd.calls.filter { $0 == "Pair" }.count, 1)
+    }
+
+    func testABondTheDeviceRefusesIsReportedAsLostWithoutPairing() async throws {
+        let bluetoothd = try await PairingBluetoothd(
+            serving: server, passkey: passkey, paired: true, refusesAfterPairing: true)
+        let characteristic = try await characteristic(PairingSettings(passkey: .environment("UNUSED")))
+        let (failure, _) = try await securityFailure {
+            try await characteristic.write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .bondLost)
+        XCTAssertFalse(bluetoothd.calls.contains("Pair"))
+    }
+
+    func testAPasskeyFileOthersMayReadIsRefusedAndNamedInTheFailure() async throws {
+        _ = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let path = try file("314159", permissions: 0o644)
+        let characteristic = try await characteristic(PairingSettings(passkey: .file(path)))
+        let (failure, reason) = try await securityFailure {
+            try await characteristic.write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .securityRequired)
+        XCTAssertTrue(reason.contains("\(path) may be read by others than its owner: chmod 600 it"), reason)
+    }
+
+    func testWithoutAnAgentARefusalFailsAtOnce() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let (failure, reason) = try await securityFailure {
+            try await self.characteristic(nil).write([1], timeout: .seconds(5))
+        }
+        XCTAssertEqual(failure, .securityRequired)
+        XCTAssertTrue(reason.contains("needs a paired link"), reason)
+        XCTAssertEqual(bluetoothd.calls, ["WriteValue"])
+    }
+
+    /// As the default agent it would be asked about any device: it answers only for its own.
+    func testTheAgentRefusesDevicesThisProgramDidNotConnectTo() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        // the connection holds the agent (its handlers hold it weakly: it goes with the central)
+        let characteristic = try await characteristic(PairingSettings(passkey: .file(try file("314159"))))
+        for (member, arguments) in [
+            ("RequestPasskey", [DBusValue.objectPath("/org/bluez/hci0/dev_00_AA_01_01_00_09")]),
+            ("RequestAuthorization", [.objectPath("/org/bluez/hci0/dev_00_AA_01_01_00_09")]),
+        ] {
+            do {
+                _ = try await bluetoothd.callAgent(member, arguments)
+                XCTFail("\(member) answered for another device")
+            } catch let error as DBusError {
+                XCTAssertEqual(error.name, "org.bluez.Error.Rejected")
+            }
+        }
+        let answer = try await bluetoothd.callAgent(
+            "RequestPasskey", [.objectPath(PairingBluetoothd.devicePath)])
+        XCTAssertEqual(answer.first?.integerValue, Int64(passkey))
+        withExtendedLifetime(characteristic) {}
+    }
+
+    func testNumericComparisonIsConfirmedOnlyWhenAccepted() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: nil)
+        let refusing = try await characteristic(PairingSettings())
+        let confirmation = [DBusValue.objectPath(PairingBluetoothd.devicePath), .uint32(123_456)]
+        do {
+            _ = try await bluetoothd.callAgent("RequestConfirmation", confirmation)
+            XCTFail("numeric comparison confirmed without --accept-numeric-comparison")
+        } catch let error as DBusError {
+            XCTAssertEqual(error.name, "org.bluez.Error.Rejected")
+        }
+        XCTAssertEqual(
+            refusing.context.pairing?.agent.takeProblem(for: PairingBluetoothd.devicePath),
+            "the device asks to compare numbers (numeric comparison), which was not accepted")
+    }
+
+    // MARK: - helpers
+
+    /// A characteristic of a new connection to the model's device, through an agent with
+    /// `settings` (none when nil).
+    private func characteristic(_ settings: PairingSettings?) async throws -> BlueZCharacteristic {
+        let bus = BlueZBus(connection: client)
+        let link = LinkState()
+        var agent: PairingAgent?
+        if let settings { agent = try await PairingAgent.register(on: bus, settings: settings) }
+        let context = CharacteristicContext(
+            bus: bus, link: link, device: device, devicePath: PairingBluetoothd.devicePath,
+            options: BlueZCentral.Options(),
+            pendingCommands: CommandWindow(limit: 1, bus: bus, link: link, device: device),
+            pairing: agent.map {
+                DevicePairing(agent: $0, bus: bus, path: PairingBluetoothd.devicePath, address: device)
+            })
+        return BlueZCharacteristic(
+            context: context, path: PairingBluetoothd.characteristicPath,
+            uuid: BluetoothUUID("da2e7828-fbce-4e01-ae9e-261174997c48")!,
+            serviceUUID: BluetoothUUID("8d53dc1d-1db7-4cd3-868b-8a527460aa84")!, properties: [.write])
+    }
+
+    /// The kind and reason of the `GATTError.securityFailed` that `operation` throws.
+    private func securityFailure(_ operation: () async throws -> Void) async throws
+        -> (GATTSecurityFailure, String)
+    {
+        do {
+            try await operation()
+        } catch GATTError.securityFailed(let device, let failure, let reason) {
+            XCTAssertEqual(device, self.device)
+            messages.append(reason)
+            messages.append(
+                GATTError.securityFailed(device: device, failure: failure, reason: reason).description)
+            return (failure, reason)
+        }
+        XCTFail("no security failure")
+        return (.securityRequired, "")
+    }
+
+    /// A passkey file (by default readable by its owner only).
+    private func file(_ text: String, permissions: Int = 0o600) throws -> String {
+        let path = directory.appendingPathComponent("passkey-\(UUID().uuidString)").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)), path)
+        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)
+        return path
+    }
+}
