@@ -1,3 +1,4 @@
+import DFUSupport
 import Foundation
 
 /// The password of a store's user, and where it came from (for messages: never the password).
@@ -46,11 +47,7 @@ public struct PostgresPassword: Sendable, Equatable, CustomStringConvertible {
                 secret: nil,
                 source: [notUsed, "no password file"].compactMap { $0 }.joined(separator: ", and "))
         }
-        let permissions =
-            try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? 0o777
-        guard permissions & 0o077 == 0 else {
-            throw PostgresStoreLocationError("\(path) may be read by others than its owner: chmod 600 it")
-        }
+        if let problem = try OwnerOnlyFile.problem(at: path) { throw PostgresStoreLocationError(problem) }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
