@@ -25,8 +25,8 @@ struct RolloutServeCommand: ContractCommand {
             Examples:
               dfu-update rollout serve
               dfu-update rollout serve --store postgres://viewer@db/fleet --listen 127.0.0.1:9000
-              openssl rand -hex 32 > ~/.config/dfu-update/operator-token; chmod 600 ~/.config/dfu-update/operator-token
-              dfu-update rollout serve --operator-token-file ~/.config/dfu-update/operator-token
+              openssl rand -hex 32 > token && chmod 600 token
+              dfu-update rollout serve --operator-token-file token
             """)
 
     @OptionGroup var store: StoreOptions
