@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "RolloutPageTests",
             dependencies: [
-                "RolloutPage", "DFURollout", "DFUGateway", "DFUFleet", "DFUSimulator", "SimulatorCommandLine",
+                "RolloutPage", "DFURollout", "NordicDFU",
                 "GATT", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),

@@ -1,15 +1,17 @@
+import DFURollout
+
 /// Which devices of a rollout the page lists: filtered by state, gateway and error class, a page
 /// at a time (`?state=failed&gateway=gw-1&error=…&page=2`).
 struct DeviceQuery: Sendable, Equatable {
     static let pageSize = 100
 
-    var state: DeviceState?
+    var state: DeviceStanding?
     var gateway: String?
     var errorClass: String?
     /// From 1.
     var page = 1
 
-    init(state: DeviceState? = nil, gateway: String? = nil, errorClass: String? = nil, page: Int = 1) {
+    init(state: DeviceStanding? = nil, gateway: String? = nil, errorClass: String? = nil, page: Int = 1) {
         self.state = state
         self.gateway = gateway
         self.errorClass = errorClass
@@ -18,7 +20,7 @@ struct DeviceQuery: Sendable, Equatable {
 
     /// From a request's query; unknown or empty values mean no filter, a bad page the first.
     init(query: [String: String]) {
-        state = query["state"].flatMap(DeviceState.init(rawValue:))
+        state = query["state"].flatMap(DeviceStanding.init(rawValue:))
         gateway = query["gateway"].flatMap { $0.isEmpty ? nil : $0 }
         errorClass = query["error"].flatMap { $0.isEmpty ? nil : $0 }
         page = max(1, query["page"].flatMap { Int($0) } ?? 1)
@@ -32,5 +34,12 @@ struct DeviceQuery: Sendable, Equatable {
         if let errorClass { parts.append("error=\(HTMLText.queryValue(errorClass))") }
         parts.append("page=\(page)")
         return "?" + parts.joined(separator: "&amp;")
+    }
+
+    /// What the store is asked for.
+    var listing: DeviceListingQuery {
+        DeviceListingQuery(
+            standing: state, gateway: gateway, errorClass: errorClass, offset: (page - 1) * Self.pageSize,
+            limit: Self.pageSize)
     }
 }

@@ -1,3 +1,5 @@
+import DFURollout
+
 /// The devices one query selects: a filter form that works without JavaScript (GET), the page
 /// of devices with each failure's error and advice, and links to the other pages.
 enum DeviceTable {
@@ -8,7 +10,7 @@ enum DeviceTable {
     }
 
     static func filterForm(_ view: RolloutView) -> String {
-        let states = DeviceState.allCases.map {
+        let states = DeviceStanding.allCases.map {
             option($0.rawValue, label: $0.label, selected: view.query.state == $0)
         }
         let gateways = view.gateways.map {
@@ -35,7 +37,7 @@ enum DeviceTable {
                     error += "<br><span class=\"advice\">Try: \(HTMLText.escape(advice))</span>"
                 }
             }
-            return "<tr><td>\(HTMLText.escape(device.device))</td><td>\(row.state.label)</td>"
+            return "<tr><td>\(HTMLText.escape(device.device))</td><td>\(row.standing.label)</td>"
                 + "<td>\(HTMLText.escape(device.gateway ?? ""))</td><td>\(device.attempts)</td><td>\(error)</td></tr>"
         }
         return

@@ -1,10 +1,11 @@
+import DFURollout
 import Foundation
 
 /// One server-sent event of a rollout's page: its state, counts and plot, as `/live.js` reads it.
 enum LiveEvent {
     static func data(_ view: RolloutView, plot: String) -> String {
         let counts = Dictionary(
-            uniqueKeysWithValues: DeviceState.allCases.map { ($0.rawValue, view.counts[$0, default: 0]) })
+            uniqueKeysWithValues: DeviceStanding.allCases.map { ($0.rawValue, view.counts[$0, default: 0]) })
         let object: [String: Any] = [
             "state": view.state.rawValue, "done": view.done, "total": view.total, "counts": counts,
             "plot": plot,

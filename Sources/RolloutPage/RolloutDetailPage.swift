@@ -1,3 +1,5 @@
+import DFURollout
+
 /// `/rollouts/NAME`: one rollout's progress by state and by gateway, throughput, failures by
 /// error class and its devices. The counts and the plot carry ids that `/live.js` updates from
 /// the server-sent events; without JavaScript the page reloads itself.
@@ -23,17 +25,17 @@ enum RolloutDetailPage {
     }
 
     static func counts(_ view: RolloutView) -> String {
-        DeviceState.allCases.map { state in
+        DeviceStanding.allCases.map { state in
             "<div><dt>\(state.label)</dt><dd data-count=\"\(state.rawValue)\">\(view.counts[state, default: 0])</dd></div>"
         }.joined()
     }
 
     static func gateways(_ view: RolloutView) -> String {
         guard !view.gateways.isEmpty else { return "<p>No gateway has claimed a device yet.</p>" }
-        let head = DeviceState.allCases.map { "<th>\($0.label)</th>" }.joined()
+        let head = DeviceStanding.allCases.map { "<th>\($0.label)</th>" }.joined()
         let rows = view.gateways.map { row in
             let link = "?gateway=\(HTMLText.queryValue(row.gateway))"
-            let cells = DeviceState.allCases.map { "<td>\(row.counts[$0, default: 0])</td>" }.joined()
+            let cells = DeviceStanding.allCases.map { "<td>\(row.counts[$0, default: 0])</td>" }.joined()
             return "<tr><td><a href=\"\(link)\">\(HTMLText.escape(row.gateway))</a></td>\(cells)</tr>"
         }
         return "<table><thead><tr><th>Gateway</th>\(head)</tr></thead><tbody>\(rows.joined())</tbody></table>"

@@ -45,9 +45,14 @@ public struct RolloutPageServer: Sendable {
             logger: logger)
     }
 
-    /// The rollout's view for `query`, its throughput sampled on the way.
-    func view(of rollout: String, query: DeviceQuery = DeviceQuery()) async throws -> (RolloutView, String) {
-        let view = RolloutView(try await store.status(of: rollout), query: query)
+    /// The rollout's view for `query` (without devices when `query` is nil: the counts only), its
+    /// throughput sampled on the way.
+    func view(of rollout: String, query: DeviceQuery? = nil) async throws -> (RolloutView, String) {
+        var listing = (query ?? DeviceQuery()).listing
+        if query == nil { listing.limit = 0 }
+        let view = RolloutView(
+            rollout: rollout, listing: try await store.listing(of: rollout, listing),
+            query: query ?? DeviceQuery())
         let samples = await throughput.record(rollout, done: view.done)
         return (view, ThroughputPlot.svg(samples))
     }

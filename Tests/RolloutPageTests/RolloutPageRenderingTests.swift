@@ -7,20 +7,10 @@ import XCTest
 
 /// What the page renders from a rollout's status: counts, filters, pages, escaping, the plot.
 final class RolloutPageRenderingTests: XCTestCase {
-    private func status(devices: Int, failedEvery: Int = 0, gateway: (Int) -> String = { _ in "gw-1" })
-        -> RolloutStatus
-    {
-        let list = (0..<devices).map { index in
-            let failed = failedEvery > 0 && index % failedEvery == 0
-            return DeviceStatus(
-                device: "dev-\(index)", result: failed ? .failed : (index % 2 == 1 ? .completed : nil),
-                gateway: gateway(index), held: index % 2 == 0 && !failed, attempts: 1,
-                error: failed ? "dev-\(index): the link dropped; move closer" : nil,
-                report: failed ? Data(#"{"error": {"name": "deviceDisconnected"}}"#.utf8) : nil)
-        }
-        return RolloutStatus(
-            rollout: "spring", state: .active, canary: 0, maxFailures: nil, concurrency: 4, devices: list,
-            gateways: [])
+    private func failedDevice(_ name: String, error: String, gateway: String = "gw-1") -> DeviceStatus {
+        DeviceStatus(
+            device: name, result: .failed, gateway: gateway, attempts: 1, error: error,
+            report: Data(#"{"error": {"name": "deviceDisconnected"}}"#.utf8))
     }
 
     func testEscapesEveryCharacterThatEndsTextOrAnAttribute() {
@@ -30,46 +20,51 @@ final class RolloutPageRenderingTests: XCTestCase {
     }
 
     func testRendersStoreTextEscaped() {
-        let device = DeviceStatus(
-            device: "<script>alert(1)</script>", result: .failed, gateway: "gw\"><b>", attempts: 1,
-            error: "<img src=x onerror=alert(2)>", report: nil)
-        let status = RolloutStatus(
-            rollout: "r<1>", state: .halted, canary: 0, maxFailures: nil, concurrency: 1, devices: [device],
-            gateways: [])
-        let html = RolloutDetailPage.html(RolloutView(status, query: DeviceQuery()), plot: "", controls: "")
-        for raw in ["<script>alert", "<img src=x", "gw\"><b>", "r<1>"] {
+        let device = failedDevice(
+            "<script>alert(1)</script>", error: "<img src=x onerror=alert(2)>", gateway: "gw\"><b>")
+        let listing = DeviceListing(
+            state: .halted,
+            counts: [.init(gateway: "gw\"><b>", standing: .failed, errorClass: "<i>", devices: 1)],
+            matching: 1, devices: [device])
+        let html = RolloutDetailPage.html(
+            RolloutView(rollout: "r<1>", listing: listing, query: DeviceQuery()), plot: "", controls: "")
+        for raw in ["<script>alert", "<img src=x", "gw\"><b>", "r<1>", "<i>"] {
             XCTAssertFalse(html.contains(raw), raw)
         }
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         XCTAssertTrue(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
     }
 
-    func testCountsByStateAndGatewayAndErrorClass() {
-        let view = RolloutView(
-            status(devices: 10, failedEvery: 5, gateway: { $0 < 4 ? "gw-a" : "gw-b" }), query: DeviceQuery())
-        XCTAssertEqual(view.counts[.failed], 2)
+    func testCountsByStandingAndGatewayAndErrorClass() {
+        let listing = DeviceListing(
+            state: .active,
+            counts: [
+                .init(gateway: "gw-b", standing: .completed, errorClass: nil, devices: 2),
+                .init(gateway: "gw-a", standing: .completed, errorClass: nil, devices: 2),
+                .init(gateway: "gw-a", standing: .failed, errorClass: "deviceDisconnected", devices: 2),
+                .init(gateway: "gw-b", standing: .aborted, errorClass: "unknown", devices: 1),
+                .init(gateway: "gw-b", standing: .inProgress, errorClass: nil, devices: 4),
+                .init(gateway: nil, standing: .pending, errorClass: nil, devices: 9),
+            ], matching: 1, devices: [failedDevice("dev-0", error: "dev-0: the link dropped")])
+        let view = RolloutView(rollout: "spring", listing: listing, query: DeviceQuery())
         XCTAssertEqual(view.counts[.completed], 4)
         XCTAssertEqual(view.counts[.inProgress], 4)
-        XCTAssertEqual(view.done, 6)
+        XCTAssertEqual(view.total, 20)
+        XCTAssertEqual(view.done, 7)
         XCTAssertEqual(view.gateways.map(\.gateway), ["gw-a", "gw-b"])
-        XCTAssertEqual(view.gateways[0].counts[.completed], 2)
-        XCTAssertEqual(view.errorClasses.map(\.errorClass), ["deviceDisconnected"])
-        XCTAssertEqual(view.rows.first?.failure?.advice, NordicDFU_advice("deviceDisconnected"))
+        XCTAssertEqual(view.gateways[1].counts, [.completed: 2, .aborted: 1, .inProgress: 4])
+        XCTAssertEqual(view.errorClasses.map(\.errorClass), ["deviceDisconnected", "unknown"])
+        XCTAssertEqual(view.rows.first?.failure?.advice, DFUError.deviceDisconnected.advice)
     }
 
-    func testFiltersAndPagesAHundredThousandDevices() {
-        let big = status(devices: 100_000)
-        let second = RolloutView(big, query: DeviceQuery(state: .completed, page: 2))
-        XCTAssertEqual(second.matching, 50_000)
-        XCTAssertEqual(second.pages, 500)
-        XCTAssertEqual(second.rows.count, 100)
-        XCTAssertEqual(second.rows.first?.status.device, "dev-201")
-        let last = RolloutView(big, query: DeviceQuery(state: .completed, page: 500))
-        XCTAssertEqual(last.rows.last?.status.device, "dev-99999")
-        let beyond = RolloutView(big, query: DeviceQuery(page: 9999))
-        XCTAssertTrue(beyond.rows.isEmpty)
-        let byGateway = RolloutView(big, query: DeviceQuery(gateway: "elsewhere"))
-        XCTAssertEqual(byGateway.matching, 0)
+    func testPagesAHundredThousandMatchingDevices() {
+        let listing = DeviceListing(state: .active, counts: [], matching: 100_000, devices: [])
+        let view = RolloutView(rollout: "big", listing: listing, query: DeviceQuery(state: .pending, page: 2))
+        XCTAssertEqual(view.pages, 1000)
+        XCTAssertEqual(DeviceQuery(page: 3).listing, DeviceListingQuery(offset: 200, limit: 100))
+        let html = DeviceTable.pager(view)
+        XCTAssertTrue(html.contains("href=\"?state=pending&amp;page=1\">previous"), html)
+        XCTAssertTrue(html.contains("href=\"?state=pending&amp;page=3\">next"), html)
     }
 
     func testQueryReadsFiltersAndKeepsThemInPageLinks() {

@@ -1,12 +1,7 @@
 import DFURollout
 
-/// Where one device stands, as the page counts and filters it: its result, else whether a
-/// gateway holds it now (`in_progress`) or it waits (`pending`).
-enum DeviceState: String, CaseIterable, Sendable {
-    case completed, skipped, failed, aborted
-    case inProgress = "in_progress"
-    case pending
-
+extension DeviceStanding {
+    /// Where `device` stands, from its status.
     init(_ device: DeviceStatus) {
         switch device.result {
         case .completed: self = .completed
@@ -19,7 +14,4 @@ enum DeviceState: String, CaseIterable, Sendable {
 
     /// For people: `in progress`.
     var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
-
-    /// Whether the device has its result.
-    var isDone: Bool { self != .inProgress && self != .pending }
 }
