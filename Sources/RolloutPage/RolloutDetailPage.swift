@@ -16,9 +16,9 @@ enum RolloutDetailPage {
             <progress id="progress" max="\(max(view.total, 1))" value="\(view.done)"></progress>
             <dl class="counts">\(counts(view))</dl>\(controls)</section>
             <section><h2>Throughput (devices per minute)</h2><div id="plot">\(plot)</div></section>
-            <section><h2>Gateways</h2>\(gateways(view))</section>
-            <section><h2>Failures</h2>\(failures(view))</section>
-            <section><h2>Devices</h2>\(DeviceTable.html(view))</section>
+            <section id="gateways"><h2>Gateways</h2>\(gateways(view))</section>
+            <section id="failures"><h2>Failures</h2>\(failures(view))</section>
+            <section id="device-list"><h2>Devices</h2>\(DeviceTable.html(view))</section>
             """
         return PageLayout.page(
             title: "Rollout \(view.rollout)", refresh: refreshSeconds, live: true, body: body)

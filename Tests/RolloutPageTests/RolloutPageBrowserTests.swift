@@ -48,6 +48,10 @@ final class RolloutPageBrowserTests: XCTestCase {
         XCTAssertEqual(done, "12")
         let samePage = try await browser.evaluate("window.loadedOnce === true") as? Bool
         XCTAssertEqual(samePage, true, "updated in place (the scroll position kept), not by reloading")
+        try await browser.waitFor("the device list brought up to date") {
+            let list = try await browser.evaluate("document.getElementById('devices').textContent") as? String
+            return list?.contains("shelf-label-6completed") ?? false
+        }
         XCTAssertEqual(browser.consoleErrors, [])
 
         let screenshot = try await browser.screenshot()
