@@ -199,8 +199,9 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
-                "GATT",
+                "GATT", "RolloutPage",
                 "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "RolloutPageTests",

@@ -1,5 +1,6 @@
 import DFURollout
 import Foundation
+import TestSupport
 import XCTest
 
 /// The page in a real browser: headless Chromium opens a seeded rollout and one in progress,
@@ -7,12 +8,7 @@ import XCTest
 /// console error, and saves a screenshot (docs/rollout-page.md shows it).
 final class RolloutPageBrowserTests: XCTestCase {
     func testChromiumShowsCountsAndLiveUpdatesWithoutConsoleErrors() async throws {
-        guard let executable = HeadlessChromium.executable else {
-            if ProcessInfo.processInfo.environment["CI"] != nil {
-                XCTFail("chromium is missing: scripts/install-deps.sh")
-            }
-            throw XCTSkip("chromium is not installed (scripts/install-deps.sh installs it)")
-        }
+        let executable = try HeadlessChromium.installed()
         let page = try PageFixture(self)
         let names: (Int) -> String = { $0 == 3 ? PageFixture.hostileDevice : "shelf-label-\($0)" }
         try await page.seed("seeded", devices: 40, names: names, completed: 0..<3, failed: 3..<5)

@@ -5,7 +5,7 @@ import XCTest
 /// Debian's `chromium`, headless, driven through the Chrome DevTools protocol over a pipe
 /// (`--remote-debugging-pipe`: JSON messages ending in a NUL byte, read from fd 3 and answered
 /// on fd 4, which a shell maps to our stdin and stdout). One page, its console errors collected.
-final class HeadlessChromium: @unchecked Sendable {
+public final class HeadlessChromium: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let messages = Locked<[[String: Any]]>([])
@@ -14,13 +14,24 @@ final class HeadlessChromium: @unchecked Sendable {
     private var session = ""
 
     /// nil when chromium is not installed (scripts/install-deps.sh installs it).
-    static var executable: String? {
+    public static var executable: String? {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 
-    init(executable: String) throws {
+    /// The executable; a test skips without it, except under CI, where it fails.
+    public static func installed() throws -> String {
+        guard let executable else {
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                XCTFail("chromium is missing: scripts/install-deps.sh")
+            }
+            throw XCTSkip("chromium is not installed (scripts/install-deps.sh installs it)")
+        }
+        return executable
+    }
+
+    public init(executable: String) throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "chromium-\(UUID().uuidString)")
         let flags = [
@@ -51,7 +62,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Opens a page on `url` and waits for its load event.
-    func open(_ url: String) async throws {
+    public func open(_ url: String) async throws {
         let target = try await send("Target.createTarget", ["url": "about:blank"], inSession: false)
         let attached = try await send(
             "Target.attachToTarget", ["targetId": target["targetId"] as? String ?? "", "flatten": true],
@@ -63,12 +74,12 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// The value of a JavaScript expression in the page.
-    func evaluate(_ expression: String) async throws -> Any? {
+    public func evaluate(_ expression: String) async throws -> Any? {
         let answer = try await send("Runtime.evaluate", ["expression": expression, "returnByValue": true])
         return (answer["result"] as? [String: Any])?["value"]
     }
 
-    func screenshot() async throws -> Data {
+    public func screenshot() async throws -> Data {
         let answer = try await send(
             "Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true])
         return try XCTUnwrap(Data(base64Encoded: answer["data"] as? String ?? ""))
@@ -76,7 +87,7 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// Console errors, uncaught exceptions and the browser's own errors (a refused script, a
     /// resource that failed to load), as text.
-    var consoleErrors: [String] {
+    public var consoleErrors: [String] {
         let console = events("Runtime.consoleAPICalled").filter { ($0["type"] as? String) == "error" }
         let thrown = events("Runtime.exceptionThrown")
         let logged = events("Log.entryAdded").compactMap { $0["entry"] as? [String: Any] }
@@ -85,7 +96,9 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Polls `condition` until it holds, failing after `timeout`.
-    func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool)
+    public func waitFor(
+        _ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool
+    )
         async throws
     {
         let end = ContinuousClock.now + timeout
@@ -97,7 +110,7 @@ final class HeadlessChromium: @unchecked Sendable {
         }
     }
 
-    func close() {
+    public func close() {
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: profile)
@@ -127,7 +140,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 }
 
-struct ChromiumError: Error, CustomStringConvertible {
-    var description: String
+public struct ChromiumError: Error, CustomStringConvertible {
+    public var description: String
     init(_ description: String) { self.description = description }
 }
