@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -88,6 +89,14 @@ let package = Package(
             dependencies: [
                 "DFURollout", "DFUSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        // `rollout serve`: the rollouts as web pages (routes, HTML, the SVG plot), read from a store.
+        .target(
+            name: "RolloutPage",
+            dependencies: [
+                "DFURollout", "DFUSupport", "NordicDFU",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // A gateway: takes the devices it reaches from a store's rollouts and updates them.
         .target(
             name: "DFUGateway",
@@ -134,7 +143,7 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
-                "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint",
+                "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint", "RolloutPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -216,10 +225,18 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
-                "GATT", "MetricsEndpoint",
+                "GATT", "MetricsEndpoint", "RolloutPage",
                 "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
+        .testTarget(
+            name: "RolloutPageTests",
+            dependencies: [
+                "RolloutPage", "DFURollout", "NordicDFU",
+                "GATT", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         // Writes to an embedded rollout store until it is killed (RolloutStoreTests).
         .executableTarget(

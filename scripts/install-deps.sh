@@ -3,11 +3,11 @@
 # and debootstrap: the .deb and its check; libc6-dev-arm64-cross: the aarch64 compile of the C
 # targets; docs/packaging.md; libsqlite3-dev: the embedded rollout store; postgresql: the rollout
 # store's server for its tests, a scratch cluster that scripts/test.sh starts; prometheus: the server
-# that scrapes a gateway's `--metrics` in GatewayTests). Idempotent: does
-# nothing when everything is there. Needs root (or sudo).
+# that scrapes a gateway's `--metrics` in GatewayTests; chromium: the rollout page's browser test,
+# headless). Idempotent: does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 packages=(libzip-dev libdbus-1-dev pkg-config dbus-daemon zlib1g-dev tmux dpkg-dev debootstrap
-    libc6-dev-arm64-cross libsqlite3-dev postgresql prometheus)
+    libc6-dev-arm64-cross libsqlite3-dev postgresql prometheus chromium)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

@@ -62,7 +62,7 @@ done
 [ -s "$stage/usr/share/man/man1/dfu-update-flash.1.gz" ] ||
 	{ echo "package.sh: generate-manual wrote no page for dfu-update flash" >&2; exit 1; }
 
-# The gateway agent's systemd unit: installed as is, not enabled (it needs the store's address
+# The systemd units (the gateway agent, the rollout page): installed as is, not enabled (each needs the store's address
 # first; the unit's comments say what to write).
 for unit in packaging/systemd/*.service; do
 	install -D -m 644 "$unit" "$stage/usr/lib/systemd/system/$(basename "$unit")"

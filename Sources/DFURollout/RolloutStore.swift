@@ -21,6 +21,10 @@ public protocol RolloutStore: Sendable {
 
     func status(of rollout: String) async throws -> RolloutStatus
 
+    /// The rollout counted by standing, gateway and error class, and the page of its devices
+    /// `query` selects (`rollout serve`): no more rows than the page leave the store.
+    func listing(of rollout: String, _ query: DeviceListingQuery) async throws -> DeviceListing
+
     /// Claims up to `limit` devices of `rollout` for `gateway`, for `lease`: devices without a
     /// result whose lease is free or expired, among `visible` (the devices the gateway can
     /// reach; nil: any), in inventory order, within the canary. None unless the rollout is

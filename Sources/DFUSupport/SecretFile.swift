@@ -1,7 +1,7 @@
 import Foundation
 
-/// A file that holds a secret (a store's password file, a passkey file): only its owner may read
-/// it, as libpq and OpenSSH require of theirs.
+/// A file that holds a secret (a store's password file, a passkey file, the page's operator
+/// token): only its owner may read it, as libpq and OpenSSH require of theirs.
 package enum SecretFile {
     /// Why `path` may not hold a secret (its group or others may read it), or nil when only its
     /// owner may. Throws when the file's attributes cannot be read.

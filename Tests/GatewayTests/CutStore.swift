@@ -37,6 +37,11 @@ final class CutStore: RolloutStore {
         try await store.create(spec)
     }
 
+    func listing(of rollout: String, _ query: DeviceListingQuery) async throws -> DeviceListing {
+        try reach()
+        return try await store.listing(of: rollout, query)
+    }
+
     func apply(_ command: RolloutCommand, to rollout: String) async throws -> RolloutState {
         try reach()
         return try await store.apply(command, to: rollout)

@@ -10,6 +10,7 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     override func tearDown() { backend.remove() }
 
     func testClaimsAreExclusive() async throws { try await contract.claimsAreExclusive() }
+    func testListingCountsFiltersAndPages() async throws { try await contract.listingCountsFiltersAndPages() }
     func testExpiredLeaseIsTakenOver() async throws { try await contract.expiredLeaseIsTakenOver() }
     func testRenewalKeepsTheDevice() async throws { try await contract.renewalKeepsTheDevice() }
     func testStaleTokensAreFenced() async throws { try await contract.staleTokensAreFenced() }

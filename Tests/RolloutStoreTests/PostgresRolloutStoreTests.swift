@@ -5,6 +5,7 @@ import XCTest
 final class PostgresRolloutStoreTests: PostgresTestCase {
     private var contract: RolloutStoreContract { RolloutStoreContract(backend: backend) }
     func testClaimsAreExclusive() async throws { try await contract.claimsAreExclusive() }
+    func testListingCountsFiltersAndPages() async throws { try await contract.listingCountsFiltersAndPages() }
     func testExpiredLeaseIsTakenOver() async throws { try await contract.expiredLeaseIsTakenOver() }
     func testRenewalKeepsTheDevice() async throws { try await contract.renewalKeepsTheDevice() }
     func testStaleTokensAreFenced() async throws { try await contract.staleTokensAreFenced() }

@@ -66,6 +66,8 @@ check "dfu-update flash --simulate" \
 check "man dfu-update-flash" 'MANWIDTH=80 man dfu-update-flash | grep -c "simulate"'
 check "the gateway's systemd unit and its page" \
 	'grep -c "^ExecStart=/usr/bin/dfu-update gateway" /usr/lib/systemd/system/dfu-update-gateway.service && MANWIDTH=80 man dfu-update-gateway | grep -c "exit-when-idle"'
+check "the rollout page's systemd unit" \
+	'grep -c "^ExecStart=/usr/bin/dfu-update rollout serve" /usr/lib/systemd/system/dfu-update-rollout-page.service'
 check "bash completion (complete -p dfu-update)" \
 	'. /usr/share/bash-completion/bash_completion && __load_completion dfu-update && complete -p dfu-update'
 check "zsh completion" 'zsh -c "autoload -Uz compinit && compinit -u && [[ \$_comps[dfu-update] = _dfu-update ]]"'
