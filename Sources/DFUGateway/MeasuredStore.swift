@@ -53,6 +53,10 @@ struct MeasuredStore: RolloutStore {
         try await measure("status") { try await base.status(of: rollout) }
     }
 
+    func listing(of rollout: String, _ query: DeviceListingQuery) async throws -> DeviceListing {
+        try await measure("listing") { try await base.listing(of: rollout, query) }
+    }
+
     func claim(
         _ rollout: String, for gateway: String, among visible: Set<String>?, limit: Int, lease: Duration
     ) async throws -> [DeviceClaim] {
