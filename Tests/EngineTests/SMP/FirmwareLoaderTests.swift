@@ -53,7 +53,9 @@ final class FirmwareLoaderTests: XCTestCase {
     }
 
     func testALinkLostInTheLoaderIsResumedThere() async throws {
-        let central = try SimulatedCentral(devices: [Self.device { $0.faults = [.disconnectAt(bytes: 10_000)] }])
+        let central = try SimulatedCentral(devices: [
+            Self.device { $0.faults = [.disconnectAt(bytes: 10_000)] }
+        ])
         let image = try SMPUpdateTests.image("1.1.0")
         let (result, _) = await Self.update(image, on: central)
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
