@@ -71,9 +71,14 @@ extension SMPUpdateRun {
                 if !checking.isEmpty {
                     try checkRunning(checking, in: try await imageState(link), bootloader: bootloader)
                 }
+                // Each of them runs (checked, or found running on test): the application is
+                // confirmed without a hash, which only ever confirms the running image; one
+                // with the hash would, after an unseen revert, make the old slot permanent
+                // (nordic-devices-current.md §2.5). Other image numbers need their hash.
                 for image in confirming {
                     _ = try await link.channel.request(
-                        .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
+                        .imageConfirm(hash: image.imageIndex == 0 ? nil : image.image.hash),
+                        timeout: options.responseTimeout)
                 }
                 return link
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
