@@ -10,7 +10,7 @@ extension MetricsAddress: ExpressibleByArgument {
 struct MetricsOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Serve Prometheus metrics at http://HOST:PORT/metrics (docs/metrics.md), e.g. 127.0.0.1:9464; a warning when HOST is not a loopback address.",
+            "Serve Prometheus metrics at http://HOST:PORT/metrics (docs/metrics.md), e.g. 127.0.0.1:9464; a warning when HOST is not a loopback address. Default: no metrics served.",
             valueName: "host:port"))
     var metrics: MetricsAddress?
 
