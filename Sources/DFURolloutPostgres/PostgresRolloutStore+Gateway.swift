@@ -71,7 +71,15 @@ extension PostgresRolloutStore {
                 """)
             try await self.endAttempt(
                 of: claim, rolloutID: header.id, as: outcome.result.rawValue, on: connection)
-            return try await self.state(of: header, on: connection)
+            // last: the counts' row stays locked until the commit, and reports queue on it
+            var binds = PostgresBindings()
+            binds.append(header.id)
+            binds.append(claim.device)
+            let tally = try await self.tally(
+                PostgresQuery(unsafeSQL: RolloutTallies.countSQL(outcome.result), binds: binds), of: header,
+                on: connection)
+            return RolloutRules.state(
+                stored: header.storedState, tally: tally, maxFailures: header.maxFailures)
         }
     }
 
