@@ -142,7 +142,7 @@ seconds_since() { awk "BEGIN { printf \"%.3f\", $EPOCHREALTIME - $1 }"; }
 if $scale; then
     gateway_url() { echo "postgres://bench_gateway@127.0.0.1:$port/scale$1?sslmode=disable"; }
     for kind in embedded postgres; do
-        declare -A create=() run=() status=()
+        declare -A create=() run=() status=() server=()
         for size in "$per_gateway" "$large"; do
             # the gateway's devices first, then devices no gateway reaches
             python3 - "$work/share1.json" "$size" > "$work/rollout-$size.json" <<'PY'
@@ -164,10 +164,14 @@ PY
             "$binary" rollout create scale "$work/rollout-$size.json" --store "$store" \
                 --concurrency "$concurrency" >&2
             create[$size]=$(seconds_since "$started")
+            before=0
+            [ "$kind" = postgres ] && before=$(server_cpu)
             phase "$kind-$size" gateway --store "$gateway_store" --name gwSHARE \
                 --simulated-devices "$work/shareSHARE.json" --concurrency "$concurrency" --exit-when-idle \
                 ${GATEWAY_OPTIONS:-}  # unquoted: several options, split at spaces
             run[$size]=$wall
+            server[$size]=null
+            [ "$kind" = postgres ] && server[$size]=$(awk "BEGIN { printf \"%.2f\", $(server_cpu) - $before }")
             started=$EPOCHREALTIME
             "$binary" rollout status scale --store "$store" --json > "$work/status-$kind-$size.json"
             status[$size]=$(seconds_since "$started")
@@ -176,9 +180,11 @@ PY
         printf '{"benchmark": "store scale", "store": "%s", "devices": %s, "large": %s, ' "$kind" "$small" "$large"
         printf '"concurrency": %s, "create_seconds": [%s, %s], "gateway_seconds": [%.3f, %.3f], ' \
             "$concurrency" "${create[$small]}" "${create[$large]}" "${run[$small]}" "${run[$large]}"
-        printf '"status_seconds": [%s, %s], "gateway_large_over_small": %s}\n' \
-            "${status[$small]}" "${status[$large]}" "$(awk "BEGIN { printf \"%.3f\", ${run[$large]} / ${run[$small]} }")"
-        unset create run status
+        printf '"status_seconds": [%s, %s], "server_cpu_seconds": [%s, %s], ' \
+            "${status[$small]}" "${status[$large]}" "${server[$small]}" "${server[$large]}"
+        printf '"gateway_large_over_small": %s}\n' \
+            "$(awk "BEGIN { printf \"%.3f\", ${run[$large]} / ${run[$small]} }")"
+        unset create run status server
     done
     exit 0
 fi

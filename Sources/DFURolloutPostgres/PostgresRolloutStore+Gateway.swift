@@ -103,9 +103,12 @@ extension PostgresRolloutStore {
         var query = PostgresQuery(unsafeSQL: "UPDATE devices SET ", binds: assignments.binds)
         query.sql += assignments.sql
         let base = assignments.binds.count
+        // `coalesce(result, '') = ''` is `result IS NULL` (no result is empty) in a form that
+        // keeps the planner on the device's key: before a new rollout's devices are analyzed,
+        // it otherwise reads all of them through the index of waiting devices
         query.sql += """
              WHERE rollout_id = $\(base + 1) AND device = $\(base + 2) AND lease_token = $\(base + 3)
-              AND lease_gateway IS NOT NULL AND result IS NULL
+              AND lease_gateway IS NOT NULL AND coalesce(result, '') = ''
             RETURNING coalesce(lease_expires_at, now())
             """
         query.binds.append(rolloutID)
