@@ -2,7 +2,7 @@
 """The one JSON line that scripts/bench-gateways.sh prints, from the event logs it kept.
 
 usage: bench-gateways-summary.py WORK GATEWAYS PER-GATEWAY CONCURRENCY REAL-TIME-FACTOR
-                                 FLEET-WALL GATEWAY-WALL STATEMENTS|null TRANSACTIONS
+                                 FLEET-WALL GATEWAY-WALL STATEMENTS|null TRANSACTIONS SERVER-CPU
 
 WORK holds PHASE.start (when the phase started) and PHASE-N.jsonl for each process of the
 `fleet` and `gateway` phases: each line `SECONDS<TAB>event`, stamped when it arrived.
@@ -71,7 +71,7 @@ def phase_figures(work, phase, start, concurrency):
 
 
 def main():
-    work, gateways, per_gateway, concurrency, factor, fleet_wall, gateway_wall, calls, commits = sys.argv[1:]
+    work, gateways, per_gateway, concurrency, factor, fleet_wall, gateway_wall, calls, commits, cpu = sys.argv[1:]
     gateways, per_gateway, concurrency = int(gateways), int(per_gateway), int(concurrency)
     fleet_wall, gateway_wall = float(fleet_wall), float(gateway_wall)
     devices = gateways * per_gateway
@@ -96,6 +96,8 @@ def main():
         "last_result_to_exit_ms": {"fleet": figures(fleet_end), "gateway": figures(gateway_end)},
         "gateway_statements_per_device": None if calls == "null" else round(int(calls) / devices, 2),
         "gateway_transactions_per_device": round(int(commits) / devices, 2),
+        "server_cpu_seconds": round(float(cpu), 2),
+        "server_cpu_ms_per_device": round(float(cpu) * 1000 / devices, 2),
         "ratios": {"gateway_wall_over_fleet_wall_minus_1": round(gateway_wall / fleet_wall - 1, 4)},
     }))
 

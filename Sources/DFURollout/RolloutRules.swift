@@ -3,7 +3,7 @@
 /// A store keeps only the operator's word (`active`, `paused`, `cancelled`); `halted` and
 /// `completed` follow from the devices' results, so a gateway never writes a rollout's state.
 package enum RolloutRules {
-    /// Counts one query reads from a rollout's devices (`tallySQL`).
+    /// A rollout's counts (`RolloutTallies`).
     package struct Tally: Equatable {
         package var failures: Int
         /// Canary devices that ended `failed` or `aborted`.
@@ -12,24 +12,20 @@ package enum RolloutRules {
         package var canaryPassed: Int
         /// Devices without a result.
         package var left: Int
+        /// Devices with each result.
+        package var results: [DeviceResult: Int]
 
-        package init(failures: Int, canaryFailures: Int, canaryPassed: Int, left: Int) {
+        package init(
+            failures: Int, canaryFailures: Int, canaryPassed: Int, left: Int,
+            results: [DeviceResult: Int] = [:]
+        ) {
             self.failures = failures
             self.canaryFailures = canaryFailures
             self.canaryPassed = canaryPassed
             self.left = left
+            self.results = results
         }
     }
-
-    /// Reads a `Tally` for the rollout whose id is bound to `$1` (the same text on SQLite and
-    /// PostgreSQL).
-    package static let tallySQL = """
-        SELECT count(*) FILTER (WHERE d.result = 'failed'),
-               count(*) FILTER (WHERE d.position < r.canary AND d.result IN ('failed', 'aborted')),
-               count(*) FILTER (WHERE d.position < r.canary AND d.result IN ('completed', 'skipped')),
-               count(*) FILTER (WHERE d.result IS NULL)
-        FROM rollouts r JOIN devices d ON d.rollout_id = r.id WHERE r.id = $1
-        """
 
     /// The gateways that claimed devices of the rollout whose id is bound to `$1`, by name, with
     /// when each was last heard from (the same text on SQLite and PostgreSQL).

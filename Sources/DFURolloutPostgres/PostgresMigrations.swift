@@ -1,3 +1,4 @@
+import DFURollout
 import Logging
 import PostgresNIO
 
@@ -16,6 +17,17 @@ enum PostgresMigrations {
         Step(version: 1, name: "tables", statements: tables),
         Step(version: 2, name: "roles and grants", statements: rolesAndGrants),
         Step(version: 3, name: "gateway presence", statements: gatewayPresence),
+        Step(version: 4, name: "rollout tallies", statements: rolloutTallies),
+    ]
+
+    /// Each rollout's counts (`RolloutTallies`), those of existing rollouts counted: operators
+    /// start them with a rollout, gateways count results.
+    static let rolloutTallies: [String] = [
+        RolloutTallies.tableSQL,
+        RolloutTallies.backfillSQL,
+        "GRANT SELECT ON rollout_tallies TO dfu_rollout_operator, dfu_rollout_gateway",
+        "GRANT INSERT ON rollout_tallies TO dfu_rollout_operator",
+        "GRANT UPDATE ON rollout_tallies TO dfu_rollout_gateway",
     ]
 
     /// A running gateway's instance and how long its presence lasts (`RolloutStore.announce`);

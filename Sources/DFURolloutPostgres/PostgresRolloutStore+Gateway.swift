@@ -71,7 +71,15 @@ extension PostgresRolloutStore {
                 """)
             try await self.endAttempt(
                 of: claim, rolloutID: header.id, as: outcome.result.rawValue, on: connection)
-            return try await self.state(of: header, on: connection)
+            // last: the counts' row stays locked until the commit, and reports queue on it
+            var binds = PostgresBindings()
+            binds.append(header.id)
+            binds.append(claim.device)
+            let tally = try await self.tally(
+                PostgresQuery(unsafeSQL: RolloutTallies.countSQL(outcome.result), binds: binds), of: header,
+                on: connection)
+            return RolloutRules.state(
+                stored: header.storedState, tally: tally, maxFailures: header.maxFailures)
         }
     }
 
@@ -95,9 +103,12 @@ extension PostgresRolloutStore {
         var query = PostgresQuery(unsafeSQL: "UPDATE devices SET ", binds: assignments.binds)
         query.sql += assignments.sql
         let base = assignments.binds.count
+        // `coalesce(result, '') = ''` is `result IS NULL` (no result is empty) in a form that
+        // keeps the planner on the device's key: before a new rollout's devices are analyzed,
+        // it otherwise reads all of them through the index of waiting devices
         query.sql += """
              WHERE rollout_id = $\(base + 1) AND device = $\(base + 2) AND lease_token = $\(base + 3)
-              AND lease_gateway IS NOT NULL AND result IS NULL
+              AND lease_gateway IS NOT NULL AND coalesce(result, '') = ''
             RETURNING coalesce(lease_expires_at, now())
             """
         query.binds.append(rolloutID)

@@ -57,16 +57,29 @@ extension PostgresRolloutStore {
             maxFailures: header.maxFailures)
     }
 
+    /// The rollout's counts as the store keeps them (tests compare them with its devices).
+    package func tally(of rollout: String) async throws -> RolloutRules.Tally {
+        try await transaction { connection in
+            try await self.tally(of: try await self.header(of: rollout, on: connection), on: connection)
+        }
+    }
+
     func tally(of header: RolloutHeader, on connection: PostgresConnection) async throws -> RolloutRules.Tally
     {
         var binds = PostgresBindings()
         binds.append(header.id)
-        let rows = try await connection.query(
-            PostgresQuery(unsafeSQL: RolloutRules.tallySQL, binds: binds), logger: logger)
-        for try await (failures, canaryFailures, canaryPassed, left) in rows.decode((Int, Int, Int, Int).self)
-        {
+        return try await tally(
+            PostgresQuery(unsafeSQL: RolloutTallies.tallySQL, binds: binds), of: header, on: connection)
+    }
+
+    /// Runs `query`, which returns the columns of `RolloutTallies.tallySQL`, and reads them.
+    func tally(_ query: PostgresQuery, of header: RolloutHeader, on connection: PostgresConnection)
+        async throws -> RolloutRules.Tally
+    {
+        let rows = try await connection.query(query, logger: logger)
+        for try await counts in rows.decode((Int, Int, Int, Int, Int, Int, Int).self) {
             return RolloutRules.Tally(
-                failures: failures, canaryFailures: canaryFailures, canaryPassed: canaryPassed, left: left)
+                counts: [counts.0, counts.1, counts.2, counts.3, counts.4, counts.5, counts.6])
         }
         throw RolloutStoreError.storage(
             StoreFailure(.other, "the store gave no tally for rollout \(header.id)"))

@@ -94,13 +94,20 @@ public final class PostgresRolloutStore: RolloutStore {
                     VALUES (\(id), \(package.sha256), \(package.name), \(package.bytes))
                     """, logger: self.logger)
             }
-            for (position, device) in spec.devices.enumerated() {
-                try await connection.query(
-                    """
-                    INSERT INTO devices (rollout_id, device, position, package_sha256)
-                    VALUES (\(id), \(device.device), \(position), \(device.packageSHA256))
-                    """, logger: self.logger)
-            }
+            // one statement for every device: arrays bound once, unnested by the server
+            let names = spec.devices.map(\.device)
+            let packages = spec.devices.map { $0.packageSHA256 ?? "" }
+            try await connection.query(
+                """
+                INSERT INTO devices (rollout_id, device, position, package_sha256)
+                SELECT \(id), u.device_name, u.ordinal - 1, nullif(u.digest, '')
+                FROM unnest(\(names)::text[], \(packages)::text[]) WITH ORDINALITY AS u(device_name, digest, ordinal)
+                """, logger: self.logger)
+            var binds = PostgresBindings()
+            binds.append(id)
+            binds.append(spec.devices.count)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: RolloutTallies.insertSQL, binds: binds), logger: self.logger)
         }
     }
 

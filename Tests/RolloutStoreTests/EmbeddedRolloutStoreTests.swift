@@ -26,4 +26,5 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
     func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
+    func testCountsStayExact() async throws { try await contract.countsStayExact() }
 }

@@ -21,4 +21,5 @@ final class PostgresRolloutStoreTests: PostgresTestCase {
     func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
     func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
+    func testCountsStayExact() async throws { try await contract.countsStayExact() }
 }

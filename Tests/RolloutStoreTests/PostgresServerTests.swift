@@ -13,7 +13,20 @@ final class PostgresServerTests: PostgresTestCase {
             try await client.query("SELECT version FROM schema_migrations ORDER BY version").decode(Int.self)
                 .reduce(into: [Int]()) { $0.append($1) }
         }
-        XCTAssertEqual(versions, [1, 2, 3])
+        XCTAssertEqual(versions, [1, 2, 3, 4])
+    }
+
+    /// A store migrated from before the kept counts (step 4) counts its rollouts' results.
+    func testMigrationCountsExistingRollouts() async throws {
+        let contract = RolloutStoreContract(backend: backend)
+        let spec = try await RolloutStoreContract.withResults(contract)
+        try await backend.withClient { client in
+            try await client.query("DROP TABLE rollout_tallies")
+            try await client.query("DELETE FROM schema_migrations WHERE version = 4")
+        }
+        let store = try await backend.connect(migrate: true)
+        try await contract.assertCountsExact(store, spec)
+        try await store.close()
     }
 
     /// A gateway's role claims and reports but cannot create or steer a rollout; an operator's

@@ -15,17 +15,15 @@ extension EmbeddedRolloutStore {
             guard state.takesClaims, limit > 0 else { return [] }
             let below = RolloutRules.claimablePositions(canary: header.canary, tally: tally)
             let candidates = try connection.query(
-                """
-                SELECT device, lease_token, attempts, package_sha256 FROM devices
-                WHERE rollout_id = ? AND result IS NULL AND position < ?
-                  AND (lease_gateway IS NULL OR lease_expires_at <= ?)
-                ORDER BY position
-                """, [.integer(header.id), .integer(Int64(below)), .real(now.timeIntervalSince1970)])
+                claimableSQL(among: visible),
+                [
+                    .integer(header.id), .integer(Int64(below)), .real(now.timeIntervalSince1970),
+                    .integer(Int64(limit)),
+                ] + (try visible.map { [SQLiteValue.text(try Self.jsonArray($0))] } ?? []))
             let expiresAt = now.addingTimeInterval(lease.seconds)
             var claims: [DeviceClaim] = []
-            for row in candidates where claims.count < limit {
+            for row in candidates {
                 let device = row.text(0) ?? ""
-                guard visible?.contains(device) ?? true else { continue }
                 let claim = DeviceClaim(
                     rollout: rollout, device: device, gateway: gateway, leaseToken: Int64(row.int(1)) + 1,
                     expiresAt: expiresAt, attempt: row.int(2) + 1, packageSHA256: row.text(3))
@@ -62,7 +60,11 @@ extension EmbeddedRolloutStore {
                     outcome.report.map { .blob($0) } ?? .null, .text(claim.gateway),
                 ])
             try endAttempt(of: claim, rolloutID: header.id, as: outcome.result.rawValue, at: now)
-            return try state(of: header)
+            let counts = try connection.query(
+                RolloutTallies.countSQL(outcome.result), [.integer(header.id), .text(claim.device)])[0]
+            return RolloutRules.state(
+                stored: header.storedState, tally: RolloutRules.Tally(counts: (0..<7).map(counts.int)),
+                maxFailures: header.maxFailures)
         }
     }
 
@@ -76,6 +78,25 @@ extension EmbeddedRolloutStore {
                 [.text(claim.gateway)])
             try endAttempt(of: claim, rolloutID: header.id, as: "released", at: now)
         }
+    }
+
+    /// The first `limit` devices a claim may take, in inventory order: waiting, below a
+    /// position, with no lease or an expired one. Among `visible` it looks each visible device
+    /// up by its key (a cost that follows the gateway's reach, not the rollout's size).
+    private func claimableSQL(among visible: Set<String>?) -> String {
+        let source =
+            visible == nil
+            ? "devices d" : "json_each(?5) v CROSS JOIN devices d ON d.rollout_id = ?1 AND d.device = v.value"
+        return """
+            SELECT d.device, d.lease_token, d.attempts, d.package_sha256 FROM \(source)
+            WHERE d.rollout_id = ?1 AND d.result IS NULL AND d.position < ?2
+              AND (d.lease_gateway IS NULL OR d.lease_expires_at <= ?3)
+            ORDER BY d.position LIMIT ?4
+            """
+    }
+
+    private static func jsonArray(_ names: Set<String>) throws -> String {
+        String(decoding: try JSONEncoder().encode(Array(names)), as: UTF8.self)
     }
 
     /// Takes the device for `claim`: its token and attempt, and a row in `attempts`. An attempt
