@@ -52,18 +52,23 @@ extension PostgresRolloutStore {
                         SELECT \(DeviceListingSQL.columns) FROM devices WHERE \(filter)
                         ORDER BY position LIMIT $\(binds.count - 1) OFFSET $\(binds.count)
                         """, binds: binds), logger: self.logger)
-            var devices: [DeviceStatus] = []
-            for try await (device, result, gateway, attempts, error, report, held) in rows.decode(
-                (String, String?, String?, Int, String?, Data?, Bool).self)
-            {
-                devices.append(
-                    DeviceStatus(
-                        device: device, result: result.flatMap(DeviceResult.init(rawValue:)),
-                        gateway: gateway, held: held, attempts: attempts, error: error, report: report))
-            }
             return DeviceListing(
                 state: try await self.state(of: header, on: connection), counts: counts, matching: matching,
-                devices: devices)
+                devices: try await Self.devices(rows))
         }
+    }
+
+    /// The devices of rows that select `DeviceListingSQL.columns`.
+    static func devices(_ rows: PostgresRowSequence) async throws -> [DeviceStatus] {
+        var devices: [DeviceStatus] = []
+        for try await (device, result, gateway, attempts, error, report, held) in rows.decode(
+            (String, String?, String?, Int, String?, Data?, Bool).self)
+        {
+            devices.append(
+                DeviceStatus(
+                    device: device, result: result.flatMap(DeviceResult.init(rawValue:)),
+                    gateway: gateway, held: held, attempts: attempts, error: error, report: report))
+        }
+        return devices
     }
 }

@@ -136,22 +136,15 @@ public final class PostgresRolloutStore: RolloutStore {
     public func status(of rollout: String) async throws -> RolloutStatus {
         try await transaction { connection in
             let header = try await self.header(of: rollout, on: connection)
-            let rows = try await connection.query(
-                """
-                SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report,
-                  lease_gateway IS NOT NULL
-                FROM devices WHERE rollout_id = \(header.id) ORDER BY position
-                """, logger: self.logger)
-            var devices: [DeviceStatus] = []
-            for try await (device, result, gateway, attempts, error, report, held) in rows.decode(
-                (String, String?, String?, Int, String?, Data?, Bool).self)
-            {
-                devices.append(
-                    DeviceStatus(
-                        device: device, result: result.flatMap(DeviceResult.init(rawValue:)),
-                        gateway: gateway, held: held, attempts: attempts, error: error, report: report))
-            }
             var binds = PostgresBindings()
+            binds.append(header.id)
+            let devices = try await Self.devices(
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL:
+                            "SELECT \(DeviceListingSQL.columns) FROM devices WHERE rollout_id = $1 ORDER BY position",
+                        binds: binds), logger: self.logger))
+            binds = PostgresBindings()
             binds.append(header.id)
             var gateways: [GatewayStatus] = []
             let gatewayRows = try await connection.query(
