@@ -28,7 +28,7 @@ struct RolloutListCommand: ContractCommand {
         if json {
             Output.line(.object([("rollouts", .array(statuses.map { .object(Self.members($0)) }))]))
         } else if statuses.isEmpty {
-            Output.line("the store has no rollouts: \(store.location)")
+            Output.line("the store has no rollouts: \(try store.location())")
         } else {
             for status in statuses {
                 let pending = status.devices.count { $0.result == nil }

@@ -13,6 +13,8 @@ final class RolloutOperatorOutputTests: XCTestCase {
         let empty = try await RolloutCLI.run(["list", "--store", store])
         XCTAssertEqual(empty.status, 0)
         XCTAssertEqual(try empty.object.objects("rollouts").count, 0)
+        let emptyText = try await CLIRunner.run(["rollout", "list", "--store", store])
+        XCTAssertEqual(emptyText.stdoutText, "the store has no rollouts: \(store)\n")
         for name in ["spring", "summer"] {
             _ = try await RolloutCLI.run(["create", name, inventory, "--store", store])
         }
