@@ -55,8 +55,7 @@ extension SMPServer {
             inProgress = nil
             return .imageError(.noFreeSlot)
         }
-        let answer = upload(request, image: number, slots: &flash.images[number], work: &work)
-        return answer
+        return upload(request, image: number, slots: &flash.images[number], work: &work)
     }
 
     /// An upload chunk for image `number`'s secondary slot.

@@ -95,18 +95,24 @@ extension SMPUpdateRun {
     /// Resets the device and connects again once it is back (MCUboot swaps the slots first). A
     /// link that drops before the reset's answer arrives is the reset too.
     func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
+        try await send(.reset(force: false), on: link)
+        session.log(.info, "the device resets to boot the new image")
+        let back = try await session.reconnectSMP(at: link.address, within: options.smpResetTimeout)
+        whenReconnected(back)
+        return back
+    }
+
+    /// Sends `reset` (a reset request), waits for the link to drop and closes it; a link that
+    /// drops before the answer is the reset too.
+    func send(_ reset: SMPRequest, on link: SMPLink) async throws {
         do {
-            _ = try await link.channel.request(.reset(force: false), timeout: options.responseTimeout)
+            _ = try await link.channel.request(reset, timeout: options.responseTimeout)
             try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)
         } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
             session.log(.info, "the link dropped before the reset's answer: taking it as the reset")
         }
-        session.log(.info, "the device resets to boot the new image")
         link.channel.close()
         await link.peripheral.disconnect()
-        let back = try await session.reconnectSMP(at: link.address, within: options.smpResetTimeout)
-        whenReconnected(back)
-        return back
     }
 
     /// Throws `imageReverted` unless the device runs each of `images`.

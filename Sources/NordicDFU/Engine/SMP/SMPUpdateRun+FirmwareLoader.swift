@@ -15,17 +15,15 @@ extension SMPUpdateRun {
     }
 
     /// The update through the loader, from a link to the application or to the loader itself;
-    /// returns the link in use at the end (nil once disconnected).
-    func updateThroughFirmwareLoader(_ start: SMPLink, whenReconnected: (SMPLink) -> Void) async throws
-        -> SMPLink?
-    {
+    /// it ends disconnected, with the result given.
+    func updateThroughFirmwareLoader(_ start: SMPLink, whenReconnected: (SMPLink) -> Void) async throws {
         var link = start
         var state = try await loaderImageState(link)
-        let applicationAddress =
-            state == nil
-            ? link.address : BluetoothAddress(link.address)?.lowestBitFlipped.description ?? link.address
+        // the application and its loader: each at the other's address with the lowest bit flipped
+        let otherAddress = BluetoothAddress(link.address)?.lowestBitFlipped.description ?? link.address
+        let applicationAddress = state == nil ? link.address : otherAddress
         if state == nil {
-            link = try await enterFirmwareLoader(link)
+            link = try await enterFirmwareLoader(link, at: otherAddress)
             whenReconnected(link)
             state = try await loaderImageState(link)
         }
@@ -42,7 +40,7 @@ extension SMPUpdateRun {
             session.log(.info, "the device's application is \(installed?.version ?? "?"): nothing to do")
             try await resetIntoApplication(link, at: applicationAddress, whenReconnected: whenReconnected)
             session.finish(.skipped)
-            return nil
+            return
         }
         session.loggingPart(1, of: 1)
         link = try await upload(image, part: 1, of: 1, on: link) {
@@ -55,7 +53,6 @@ extension SMPUpdateRun {
         session.tally.partsActivated = 1
         session.state(.completed)
         session.finish(.completed)
-        return nil
     }
 
     /// The image list, or nil from an application without the image group.
@@ -67,11 +64,11 @@ extension SMPUpdateRun {
         }
     }
 
-    /// Resets the application into its firmware loader and connects to the loader.
-    private func enterFirmwareLoader(_ link: SMPLink) async throws -> SMPLink {
+    /// Resets the application into its firmware loader and connects to the loader at `loader`
+    /// (or by its name).
+    private func enterFirmwareLoader(_ link: SMPLink, at loader: String) async throws -> SMPLink {
         session.log(.info, "the application hands updates to its firmware loader: resetting into it")
-        try await reset(link, with: .resetIntoBootMode(1))
-        let loader = BluetoothAddress(link.address)?.lowestBitFlipped.description ?? link.address
+        try await send(.resetIntoBootMode(1), on: link)
         return try await session.reconnectSMP(
             at: loader, named: Self.firmwareLoaderName, within: options.smpResetTimeout)
     }
@@ -80,26 +77,13 @@ extension SMPUpdateRun {
     private func resetIntoApplication(
         _ link: SMPLink, at address: String, whenReconnected: (SMPLink) -> Void
     ) async throws {
-        try await reset(link, with: .reset(force: false))
+        try await send(.reset(force: false), on: link)
         session.log(.info, "the firmware loader resets into the application")
         let back = try await session.reconnectSMP(at: address, within: options.smpResetTimeout)
         whenReconnected(back)
         session.state(.disconnecting)
         back.channel.close()
         await back.peripheral.disconnect()
-    }
-
-    /// Sends `request`, a reset, and waits for the link to drop; a link that drops before the
-    /// answer is the reset too.
-    private func reset(_ link: SMPLink, with request: SMPRequest) async throws {
-        do {
-            _ = try await link.channel.request(request, timeout: options.responseTimeout)
-            try? await link.peripheral.waitForDisconnection(timeout: options.responseTimeout)
-        } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
-            session.log(.info, "the link dropped before the reset's answer: taking it as the reset")
-        }
-        link.channel.close()
-        await link.peripheral.disconnect()
     }
 
     /// The comparison with the application the loader lists in slot 0: the same hash is up to

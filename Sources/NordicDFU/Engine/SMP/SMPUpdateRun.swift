@@ -26,7 +26,7 @@ struct SMPUpdateRun {
                     advice: "nothing was sent: the device runs its image as before")
             }
             if bootloader?.mode == .firmwareLoader {
-                link = try await updateThroughFirmwareLoader(link!) { link = $0 }
+                try await updateThroughFirmwareLoader(link!) { link = $0 }
                 return
             }
             let state = try await imageState(link!)
