@@ -81,7 +81,7 @@ struct FlashCommand: ContractCommand {
         if let key, try !firmware.checkSignatures(with: key, file: package), !json {
             Output.error("\(package): \(key.nothingToVerify)")
         }
-        if case .mcuboot(let images) = firmware { try checkPacketSize(for: images) }
+        try checkPacketSize(for: firmware.contents)
         let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.simulatedDeviceAddress)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
@@ -96,15 +96,8 @@ struct FlashCommand: ContractCommand {
             central = blueZ
         }
 
-        let updater: any FirmwareUpdater =
-            switch firmware {
-            case .nordic(let nordic):
-                DFUUpdater(package: nordic, central: central, device: target, options: options)
-            case .mcuboot(let images):
-                SMPUpdater(package: images, central: central, device: target, options: options)
-            }
-        let activation: DFUOptions.SMPActivation? =
-            if case .mcuboot = firmware { update.activation } else { nil }
+        let updater = firmware.updater(central: central, device: target, options: options)
+        let activation = firmware.contents.takesActivation ? update.activation : nil
         let reporter = FlashReporter(
             device: target.description, json: json, activation: activation, simulated: simulated != nil)
         let (controller, events) = updater.start(controller: DFUController(), observer: { _ in })
@@ -131,13 +124,8 @@ struct FlashCommand: ContractCommand {
 
     /// Refuses, before connecting, a `--packet-size` too small for an image's first SMP frame,
     /// which carries the whole MCUboot header.
-    private func checkPacketSize(for package: MCUbootPackage) throws {
-        let needed =
-            package.images.map {
-                ImageUploadChunk.smallestFirstFrame(
-                    image: UInt32($0.imageIndex), length: $0.image.bytes.count)
-            }.max() ?? 0
-        guard update.packetSize < needed else { return }
+    private func checkPacketSize(for package: any UpdatablePackage) throws {
+        guard let needed = package.smallestPacketSize, update.packetSize < needed else { return }
         throw CommandFailure(
             usage: "--packet-size \(update.packetSize): an SMP update needs packets of at least \(needed) "
                 + "bytes (the first frame carries the image's \(MCUbootHeader.size)-byte header); give "

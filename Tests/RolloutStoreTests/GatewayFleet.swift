@@ -29,6 +29,9 @@ struct GatewayFleet {
 
     func role(_ name: String) -> String { "\(name)_\(tag)" }
 
+    /// This test's name for rollout `name`, so that the test runs again on the same server.
+    func rollout(_ name: String) -> String { "\(name)-\(tag)" }
+
     /// Creates the rollout (an operator role, through the CLI): every device gets the fixture
     /// package (simulated faults are the gateways' business, in their files).
     func createRollout(_ name: String, package: String, canary: Int = 0, concurrency: Int = 2) async throws {
@@ -42,7 +45,8 @@ struct GatewayFleet {
         try await backend.createLoginRole(user, in: "dfu_rollout_operator", password: "pw-\(user)")
         let output = try await CLIRunner.run(
             [
-                "rollout", "create", name, inventory.path, "--store", url(as: user), "--canary", "\(canary)",
+                "rollout", "create", rollout(name), inventory.path, "--store", url(as: user), "--canary",
+                "\(canary)",
                 "--concurrency", "\(concurrency)", "--json",
             ], environment: ["DFU_UPDATE_STORE_PASSWORD": "pw-\(user)"])
         XCTAssertEqual(output.status, 0, output.stderr)

@@ -35,7 +35,9 @@ final class MultiGatewayTests: PostgresTestCase {
         // The database restarts mid-rollout: down for 3 s (the outage's length is the scenario's,
         // well within the 20 s leases), then back on its port.
         let owner = try await backend.open()
-        let pending = try await owner.status(of: "kill-restart").devices.filter { $0.result == nil }.count
+        let pending = try await owner.status(of: fleet.rollout("kill-restart")).devices.filter {
+            $0.result == nil
+        }.count
         try await owner.close()
         XCTAssertGreaterThan(pending, 0)
         try await backend.server.stop()
@@ -47,7 +49,7 @@ final class MultiGatewayTests: PostgresTestCase {
         }
 
         let store = try await backend.open()
-        let status = try await store.status(of: "kill-restart")
+        let status = try await store.status(of: fleet.rollout("kill-restart"))
         try await store.close()
         XCTAssertEqual(status.state, .completed)
         XCTAssertEqual(status.devices.map(\.result), Array(repeating: .completed, count: 16))
@@ -87,7 +89,7 @@ final class MultiGatewayTests: PostgresTestCase {
         XCTAssertEqual(GatewayOutput.lines(cut, event: "reported").count, 0)
         XCTAssertEqual(GatewayOutput.activations([cut, other]), [fleet.devices[0]: 1])
         let store = try await backend.open()
-        let device = try await store.status(of: "cut").devices[0]
+        let device = try await store.status(of: fleet.rollout("cut")).devices[0]
         try await store.close()
         XCTAssertEqual(device.result, .completed)
         XCTAssertEqual(device.gateway, fleet.role("other"))
@@ -111,7 +113,7 @@ final class MultiGatewayTests: PostgresTestCase {
             XCTAssertEqual(status, 0, gateway.standardError)
         }
         let store = try await backend.open()
-        let status = try await store.status(of: "canary")
+        let status = try await store.status(of: fleet.rollout("canary"))
         try await store.close()
         XCTAssertEqual(status.state, .halted)
         XCTAssertEqual(status.devices[0].result, .failed)

@@ -23,11 +23,3 @@ extension DFUPackage {
         }
     }
 }
-
-extension FirmwarePackage {
-    /// Throws what ``DFUPackage/checkBootloadersCanVerify()`` throws for a Nordic package; an
-    /// MCUboot package passes. Every command that updates devices calls it before connecting.
-    public func checkDevicesCanVerify() throws(DFUPackageError) {
-        if case .nordic(let package) = self { try package.checkBootloadersCanVerify() }
-    }
-}

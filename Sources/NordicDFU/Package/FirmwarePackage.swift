@@ -8,6 +8,15 @@ public enum FirmwarePackage: Sendable {
     case nordic(DFUPackage)
     case mcuboot(MCUbootPackage)
 
+    /// The package as every family's offers itself to updates: the one place that tells the
+    /// families apart after reading.
+    public var contents: any UpdatablePackage {
+        switch self {
+        case .nordic(let package): package
+        case .mcuboot(let package): package
+        }
+    }
+
     /// Reads `url`. An MCUboot image larger than `slotSize`, when given, is refused. Throws
     /// `DFUPackageError`, `MCUbootImageError` or `DFUApplicationPackageError`.
     public init(contentsOf url: URL, slotSize: Int? = nil) throws {
