@@ -29,5 +29,6 @@ public protocol UpdatablePackage: Sendable {
     func checkDevicesCanVerify() throws(DFUPackageError)
 
     /// The updater of this package's family for `device`.
-    func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions) -> any FirmwareUpdater
+    func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
+        -> any FirmwareUpdater
 }
