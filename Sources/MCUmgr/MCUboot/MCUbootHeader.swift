@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// The 32-byte header that starts an MCUboot image, little-endian (MCUboot `image.h`,
 /// `struct image_header`; imgtool `image.py`, `add_header`).
 public struct MCUbootHeader: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// One entry of an MCUboot image's TLV areas: `{type u16, length u16}` and the value, little-endian.
 public struct MCUbootTLV: Hashable, Sendable {
     /// TLV types, `IMAGE_TLV_*` (MCUboot `image.h`, imgtool `image.py` `TLV_VALUES`). Types

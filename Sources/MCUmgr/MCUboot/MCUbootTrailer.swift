@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// The image trailer imgtool writes at the end of a padded image (`imgtool sign --pad`): erased
 /// bytes, the swap flags and MCUboot's 16-byte magic at the slot's last bytes (imgtool
 /// `image.py`, `pad_to`). With `--confirm` its `image_ok` flag is set: MCUboot then takes the

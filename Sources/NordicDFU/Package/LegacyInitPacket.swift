@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// A Legacy DFU init packet (nRF5 SDK <= 11): a packed little-endian struct whose tail depends on
 /// the manifest's `dfu_version` (docs/nordic-dfu-protocol.md 1.6):
 ///
@@ -71,24 +73,25 @@ public struct LegacyInitPacket: Sendable, Equatable {
 
     /// Decodes `dat` with the layout of `version`; its length must be exactly that layout's.
     init(decoding dat: [UInt8], version: Version) throws(InitPacketProblem) {
-        var reader = LittleEndianReader(dat)
+        // lengths are checked before each read: the reads cannot run out
+        var reader = ByteReader(dat)
         guard dat.count >= 10 else {
             throw .invalid(
                 "\(dat.count) bytes, shorter than the 10-byte fixed part of dfu_version \(version.rawValue)")
         }
-        deviceType = reader.u16()
-        deviceRevision = reader.u16()
-        applicationVersion = reader.u32()
-        let count = Int(reader.u16())
+        deviceType = reader.readUInt16()!
+        deviceRevision = reader.readUInt16()!
+        applicationVersion = reader.readUInt32()!
+        let count = Int(reader.readUInt16()!)
         let expected = 10 + 2 * count + version.tailSize
         guard dat.count == expected else {
             throw .invalid(
                 "\(dat.count) bytes, but dfu_version \(version.rawValue) with \(count) sd_req entries needs \(expected)"
             )
         }
-        softdeviceRequired = (0..<count).map { _ in reader.u16() }
+        softdeviceRequired = (0..<count).map { _ in reader.readUInt16()! }
         self.version = version
-        extPacketID = version.extPacketID.map { _ in reader.u32() }
+        extPacketID = version.extPacketID.map { _ in reader.readUInt32()! }
         if let extPacketID, extPacketID != version.extPacketID {
             throw .invalid(
                 "ext_packet_id is \(extPacketID), but dfu_version \(version.rawValue) writes \(version.extPacketID!)"
@@ -96,13 +99,13 @@ public struct LegacyInitPacket: Sendable, Equatable {
         }
         switch version {
         case .v0_5, .v0_6:
-            firmwareCRC16 = reader.u16()
+            firmwareCRC16 = reader.readUInt16()!
             (firmwareLength, firmwareHash, signature) = (nil, nil, nil)
         case .v0_7, .v0_8:
             firmwareCRC16 = nil
-            firmwareLength = reader.u32()
-            firmwareHash = reader.bytes(32)
-            signature = version == .v0_8 ? reader.bytes(64) : nil
+            firmwareLength = reader.readUInt32()!
+            firmwareHash = reader.readBytes(32)!
+            signature = version == .v0_8 ? reader.readBytes(64)! : nil
         }
     }
 
@@ -138,24 +141,4 @@ public struct LegacyInitPacket: Sendable, Equatable {
     }
 
     private func hex(_ value: UInt16) -> String { String(value, radix: 16) }
-}
-
-/// Reads little-endian integers from bytes whose length was checked beforehand.
-private struct LittleEndianReader {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func u16() -> UInt16 {
-        defer { position += 2 }
-        return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
-    }
-
-    mutating func u32() -> UInt32 { UInt32(u16()) | UInt32(u16()) << 16 }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        defer { position += count }
-        return Array(bytes[position..<position + count])
-    }
 }

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// The image-type bit mask of Legacy DFU's Start DFU request (protocol doc §1.5).
 public struct LegacyImageType: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8

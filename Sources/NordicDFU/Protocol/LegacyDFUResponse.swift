@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// Status codes of Legacy DFU responses (protocol doc §1.4).
 public enum LegacyDFUStatus: UInt8, Sendable {
     case success = 0x01

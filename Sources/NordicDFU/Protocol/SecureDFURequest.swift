@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// The two kinds of object a Secure DFU bootloader stores.
 public enum SecureObjectType: UInt8, Sendable {
     /// The init packet.

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// Result codes of Secure DFU responses (protocol doc §2.3).
 public enum SecureDFUResultCode: UInt8, Sendable {
     case invalidOpCode = 0x00

@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 
 /// Sends one part over Legacy DFU (protocol doc §1.7). Legacy DFU cannot resume: a part that
