@@ -35,7 +35,9 @@ package struct ByteReader {
 
 extension Array where Element == UInt8 {
     /// The little-endian integer at `offset`; the caller has checked that its bytes are there.
-    package func littleEndian<Integer: FixedWidthInteger>(at offset: Int, as type: Integer.Type = Integer.self)
+    package func littleEndian<Integer: FixedWidthInteger>(
+        at offset: Int, as type: Integer.Type = Integer.self
+    )
         -> Integer
     {
         var value: Integer = 0
