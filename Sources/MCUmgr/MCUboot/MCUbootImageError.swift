@@ -1,5 +1,7 @@
+import DFUSupport
+
 /// Why a file is not a usable MCUboot image; every failure of ``MCUbootImage`` is one of these.
-public struct MCUbootImageError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct MCUbootImageError: PackageReadingError, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Shorter than its header, or than the header and body the header announces.
         case truncated
@@ -30,4 +32,21 @@ public struct MCUbootImageError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     public var description: String { "\(kind.rawValue): \(file): \(reason)" }
+
+    package var errorClass: String { kind.rawValue }
+    package var message: String { "\(file): \(reason); \(kind.advice)" }
+}
+
+extension MCUbootImageError.Kind {
+    /// What a person can do about an image refused for this reason.
+    fileprivate var advice: String {
+        switch self {
+        case .badMagic:
+            "give a signed MCUboot image (e.g. zephyr.signed.bin or app_update.bin), not the raw build"
+        case .tooLargeForSlot: "build a smaller image, or check --slot-size against the device's partitions"
+        case .hashMismatch, .truncated: "the file is damaged: copy or build it again"
+        case .invalidHeader, .tlvAreaInvalid, .hashMissing:
+            "sign the image again with imgtool or the SDK's build"
+        }
+    }
 }

@@ -1,5 +1,7 @@
+import DFUSupport
+
 /// Why an nRF Connect SDK `dfu_application.zip` cannot be used.
-public struct DFUApplicationPackageError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DFUApplicationPackageError: PackageReadingError, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// No `manifest.json` among the entries.
         case manifestMissing = "manifest_missing"
@@ -29,7 +31,12 @@ public struct DFUApplicationPackageError: Error, Hashable, Sendable, CustomStrin
         self.reason = reason
     }
 
-    public var description: String {
-        "\(kind.rawValue): " + (entry.map { "\(package): entry '\($0)'" } ?? package) + ": \(reason)"
+    public var description: String { "\(kind.rawValue): \(place): \(reason)" }
+
+    package var errorClass: String { kind.rawValue }
+    package var message: String {
+        "\(place): \(reason); check the package: make it again with the nRF Connect SDK build (west build)"
     }
+
+    private var place: String { entry.map { "\(package): entry '\($0)'" } ?? package }
 }

@@ -1,6 +1,8 @@
+import DFUSupport
+
 /// Why a DFU package (or bare firmware file) cannot be used. Every failure of the package reader is
 /// one of these; its ``kind`` is one of the error classes of docs/cli-contract.md.
-public struct DFUPackageError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct DFUPackageError: PackageReadingError, Sendable, Equatable, CustomStringConvertible {
     /// The contract's error classes; the raw value is the class as the contract spells it.
     public enum Kind: String, Sendable, CaseIterable {
         /// Not a zip, or a damaged one (empty, truncated, bad headers, CRC-32 or length mismatch).
@@ -63,6 +65,8 @@ public struct DFUPackageError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String { "\(errorClass): \(message)" }
+
+    package var isMissingFile: Bool { kind == .fileNotFound }
 }
 
 extension DFUPackageError.Kind {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DFURollout
 import DFUSimulator
+import DFUSupport
 import Foundation
 import GATT
 import MCUmgr
@@ -33,21 +34,10 @@ struct CommandFailure: Error {
         switch error {
         case let failure as CommandFailure:
             self = failure
-        case let error as DFUPackageError:
+        case let error as any PackageReadingError:
             self.init(
                 errorClass: error.errorClass, message: error.message,
-                exitCode: error.kind == .fileNotFound ? .fileNotFound : .invalidPackage)
-        case let error as MCUbootImageError:
-            self.init(
-                errorClass: error.kind.rawValue,
-                message: "\(error.file): \(error.reason); \(error.kind.advice)",
-                exitCode: .invalidPackage)
-        case let error as DFUApplicationPackageError:
-            self.init(
-                errorClass: error.kind.rawValue,
-                message: (error.entry.map { "\(error.package): entry '\($0)'" } ?? error.package)
-                    + ": \(error.reason); check the package: make it again with the nRF Connect SDK build (west build)",
-                exitCode: .invalidPackage)
+                exitCode: error.isMissingFile ? .fileNotFound : .invalidPackage)
         case let error as GATTError:
             self.init(
                 errorClass: error.errorClass, message: error.description,
@@ -105,19 +95,5 @@ enum Output {
 
     static func error(_ text: String) {
         TerminalDisplay.shared.print(text)
-    }
-}
-
-extension MCUbootImageError.Kind {
-    /// What a person can do about an image refused for this reason.
-    fileprivate var advice: String {
-        switch self {
-        case .badMagic:
-            "give a signed MCUboot image (e.g. zephyr.signed.bin or app_update.bin), not the raw build"
-        case .tooLargeForSlot: "build a smaller image, or check --slot-size against the device's partitions"
-        case .hashMismatch, .truncated: "the file is damaged: copy or build it again"
-        case .invalidHeader, .tlvAreaInvalid, .hashMissing:
-            "sign the image again with imgtool or the SDK's build"
-        }
     }
 }
