@@ -14,7 +14,9 @@ enum FleetProbe {
         let at = address.caseInsensitiveCompare(device) == .orderedSame ? "" : " at \(address)"
         let peripheral: any GATTPeripheral
         do {
-            peripheral = try await connect(address, central: central, options: options)
+            peripheral = try await central.connect(
+                .address(address), attempts: options.connectionAttempts, timeout: options.connectTimeout
+            ) { $0 }
         } catch let error as GATTError {
             switch error {
             case .bluetoothUnavailable(let reason):
@@ -41,22 +43,5 @@ enum FleetProbe {
         }
         await peripheral.disconnect()
         return FleetDeviceInfo(probe, name: name)
-    }
-
-    /// Connects, trying `options.connectionAttempts` times.
-    private static func connect(_ address: String, central: any GATTCentral, options: DFUOptions) async throws
-        -> any GATTPeripheral
-    {
-        var lastError: any Error = GATTError.connectionFailed(device: address, reason: "no attempt made")
-        for _ in 1...max(1, options.connectionAttempts) {
-            try Task.checkCancellation()
-            do {
-                return try await central.connect(.address(address), timeout: options.connectTimeout)
-            } catch let error as GATTError {
-                if case .bluetoothUnavailable = error { throw error }
-                lastError = error
-            }
-        }
-        throw lastError
     }
 }

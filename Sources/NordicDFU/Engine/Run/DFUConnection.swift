@@ -24,25 +24,22 @@ extension UpdateSession {
     func connect<Link>(
         _ target: DeviceIdentifier, inspecting inspect: (any GATTPeripheral) async throws -> Link
     ) async throws -> Link {
-        var lastError = GATTError.connectionFailed(device: target.description, reason: "no attempt made")
         let attempts = max(1, options.connectionAttempts)
-        for attempt in 1...attempts {
-            try await controller.checkpoint()
-            do {
-                let peripheral = try await central.connect(target, timeout: options.connectTimeout)
-                do {
-                    return try await inspect(peripheral)
-                } catch {
-                    // a failure while opening the link must not leave it up (it is no one's now)
-                    await peripheral.disconnect()
-                    throw error
-                }
-            } catch let error as GATTError {
-                if case .bluetoothUnavailable = error { throw mapped(error, during: .bluetoothDisabled) }
-                // pairing is never tried twice: a device may lock out after failed attempts
-                if case .securityFailed = error { throw mapped(error, during: .failedToConnect) }
-                lastError = error
-                log(.info, "connection attempt \(attempt) to \(target) failed: \(error)")
+        let lastError: GATTError
+        do {
+            return try await central.connect(
+                target, attempts: attempts, timeout: options.connectTimeout,
+                beforeEach: { try await controller.checkpoint() },
+                failed: { attempt, error in
+                    log(.info, "connection attempt \(attempt) to \(target) failed: \(error)")
+                },
+                open: inspect)
+        } catch let error as GATTError {
+            switch error {
+            case .bluetoothUnavailable: throw mapped(error, during: .bluetoothDisabled)
+            // pairing is never tried twice: a device may lock out after failed attempts
+            case .securityFailed: throw mapped(error, during: .failedToConnect)
+            default: lastError = error
             }
         }
         // the failure's message starts with the device, and the transport's names it too: say it once
