@@ -101,6 +101,7 @@ let package = Package(
                 "DFURollout", "DFUSupport", "NordicDFU",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // A gateway: takes the devices it reaches from a store's rollouts and updates them.
         .target(

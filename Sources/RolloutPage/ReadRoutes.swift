@@ -1,6 +1,7 @@
 import DFURollout
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 extension RolloutPageServer {
     /// The read-only view: the list, a rollout's page, its live events and the script.
@@ -42,7 +43,8 @@ extension RolloutPageServer {
     }
 
     /// Server-sent events: the rollout's counts every `liveInterval`, for `streamLifetime`; the
-    /// browser then reconnects (`retry`), so that no stream keeps a stopping server waiting.
+    /// browser then reconnects (`retry`). A stream ends at once when the server begins a graceful
+    /// shutdown, so that no stream keeps a stopping server waiting.
     func events(of name: String) -> Response {
         var headers = PageResponse.headers("text/event-stream")
         headers[.cacheControl] = "no-store"
@@ -51,10 +53,11 @@ extension RolloutPageServer {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                while ContinuousClock.now < end, !Task.isCancelled {
+                while ContinuousClock.now < end, !Task.isCancelled, !Task.isShuttingDownGracefully {
                     guard let (view, plot) = try? await view(of: name) else { break }
                     try await writer.write(ByteBuffer(string: LiveEvent.data(view, plot: plot)))
-                    try await Task.sleep(for: liveInterval)
+                    // a shutdown cuts the wait short (the loop then ends)
+                    try? await cancelWhenGracefulShutdown { try await Task.sleep(for: liveInterval) }
                 }
                 try await writer.finish(nil)
             })

@@ -54,4 +54,27 @@ final class RolloutServeCLITests: XCTestCase {
         let exit = try await server.wait(within: .seconds(30))
         XCTAssertEqual(exit, 0, server.standardError)
     }
+
+    func testAStopEndsOpenEventStreamsAtOnce() async throws {
+        let page = try PageFixture(self)
+        try await page.seed("spring", devices: 2, completed: 0..<1)
+        let store = page.folder.appendingPathComponent("store.sqlite").path
+        let server = try BackgroundProcess(
+            CLIRunner.executableURL,
+            ["rollout", "serve", "--store", store, "--listen", "127.0.0.1:0", "--json"])
+        let line = try await server.line { $0.contains("listening") }.text
+        let url = try XCTUnwrap(
+            try JSONObject(JSONSerialization.jsonObject(with: Data(line.utf8))).string("url"))
+        let stream = try LoopbackHTTPStream(
+            port: try XCTUnwrap(URL(string: url)?.port), path: "/rollouts/spring/events")
+        XCTAssertTrue(try stream.read(until: "data: ").contains("text/event-stream"))
+
+        // a stream lasts 20 s unless the stop ends it
+        let stopped = ContinuousClock.now
+        server.signal(SIGTERM)
+        let exit = try await server.wait(within: .seconds(10))
+        XCTAssertEqual(exit, 0, server.standardError)
+        XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(10))
+        _ = try stream.readToEnd()
+    }
 }
