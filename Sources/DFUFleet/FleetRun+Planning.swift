@@ -67,6 +67,11 @@ extension FleetRun {
         let device = found.entry.device
         let central = fleet.adapters[found.sighting.adapter].centrals[found.sighting.central]
         let advertisement = found.sighting.advertisement
+        let address = advertisement.address
+        // the probe may pair already (an SMP device's bootloader information)
+        let seen = FleetDeviceInfo(address: address, name: advertisement.name)
+        await preparePairing(
+            device, address: address, central: central, security: self.security(for: found.entry, info: seen))
         let info: FleetDeviceInfo
         do {
             info = try await FleetProbe.read(
@@ -76,14 +81,19 @@ extension FleetRun {
             var report = FleetDeviceReport(device: device, result: .failed)
             report.failure = error as? DFUFailure
             emit(.planned(FleetPlanEntry(device: device, found: true, note: "could not be read")))
+            await finishPairing(device, central: central)
             finish(report, result: Task.isCancelled ? .aborted : .failed)
             return nil
         }
+        let needs = self.security(for: found.entry, info: info)
+        await preparePairing(device, address: address, central: central, security: needs)
         guard let choice = fleet.inventory.packageChoice(for: found.entry, info: info),
             let package = fleet.packages[choice.package]
         else {
-            emit(
-                .planned(FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")))
+            var entry = FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")
+            entry.security = needs
+            emit(.planned(entry))
+            await finishPairing(device, central: central)
             var report = FleetDeviceReport(device: device, result: .failed)
             report.info = info
             report.versionBefore = info.firmwareRevision
@@ -99,11 +109,13 @@ extension FleetRun {
         let check = DFUVersionCheck(
             installed: info.firmwareRevision, package: packaged,
             force: found.entry.force ?? fleet.inventory.defaults.force)
-        emit(
-            .planned(
-                FleetPlanEntry(
-                    device: device, found: true, info: info, choice: choice, packageVersion: check.package,
-                    decision: check.decision)))
+        var entry = FleetPlanEntry(
+            device: device, found: true, info: info, choice: choice, packageVersion: check.package,
+            decision: check.decision)
+        entry.security = needs
+        emit(.planned(entry))
+        // no further connection: the bond, if the probe made one, goes now
+        if options.plan || check.decision == .skip { await finishPairing(device, central: central) }
         return Planned(found: found, info: info, choice: choice, check: check)
     }
 }
