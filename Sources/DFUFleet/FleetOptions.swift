@@ -36,6 +36,8 @@ public struct FleetOptions: Sendable {
     /// Remove the bond this host holds for each device when the run first meets it, so that it
     /// pairs again (a device that lost its keys); the new bond is kept, as the one it replaces.
     public var removesBondsFirst = false
+    /// Whether numeric comparison is accepted: an authenticated pairing without a passkey.
+    public var acceptsNumericComparison = false
 
     public init() {}
 }

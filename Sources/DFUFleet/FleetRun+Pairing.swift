@@ -10,6 +10,20 @@ extension FleetRun {
         fleet.inventory.security(for: entry, info: info).over(options.security)
     }
 
+    /// Why a device cannot be paired as `security` says, before it is asked: authenticated
+    /// pairing with no passkey source (and no numeric comparison accepted) would only fail.
+    func unpairable(_ device: String, security: DeviceSecurity) -> DFUFailure? {
+        guard security.level == .authenticated, security.passkey == nil, !options.acceptsNumericComparison
+        else { return nil }
+        return DFUFailure(
+            .securityRequired, device: device,
+            detail:
+                "the inventory says it needs authenticated pairing (a passkey) and names no passkey source",
+            advice:
+                "name one for it in the inventory (passkey_file, passkey_env or passkey_command), or give "
+                + "--passkey-file, --passkey-env or --passkey-command (docs/pairing.md)")
+    }
+
     /// Before a connection to the device: gives the central its passkey source and, the first
     /// time, notes whether bluetoothd held a bond for it already (or removes it, to pair again).
     func preparePairing(

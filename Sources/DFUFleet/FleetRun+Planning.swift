@@ -87,19 +87,25 @@ extension FleetRun {
         }
         let needs = self.security(for: found.entry, info: info)
         await preparePairing(device, address: address, central: central, security: needs)
-        guard let choice = fleet.inventory.packageChoice(for: found.entry, info: info),
-            let package = fleet.packages[choice.package]
-        else {
-            var entry = FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")
+        let choice = fleet.inventory.packageChoice(for: found.entry, info: info)
+        let failure =
+            unpairable(device, security: needs)
+            ?? (choice.flatMap { fleet.packages[$0.package] } == nil
+                ? DFUFailure(
+                    .fileNotSpecified, device: device,
+                    detail: "no package for it: it has none, no rule matches and there is no default package")
+                : nil)
+        guard let choice, let package = fleet.packages[choice.package], failure == nil else {
+            var entry = FleetPlanEntry(
+                device: device, found: true, info: info,
+                note: failure?.error == .securityRequired ? "no passkey source" : "no package applies")
             entry.security = needs
             emit(.planned(entry))
             await finishPairing(device, central: central)
             var report = FleetDeviceReport(device: device, result: .failed)
             report.info = info
             report.versionBefore = info.firmwareRevision
-            report.failure = DFUFailure(
-                .fileNotSpecified, device: device,
-                detail: "no package for it: it has none, no rule matches and there is no default package")
+            report.failure = failure
             finish(report, result: .failed)
             return nil
         }

@@ -50,7 +50,12 @@ final class FleetPairingTests: XCTestCase {
     private let door = FleetFixtures.device(0, kind: .secureApp, firmware: "1.0.0", name: "Door-1")
     private let thermo = FleetFixtures.device(1, kind: .secureApp, firmware: "1.0.0", name: "Thermo-1")
 
-    private func run(keepsBonds: Bool = false, bondedBefore: Bool = false, plan: Bool = false) async throws
+    private func run(
+        keepsBonds: Bool = false, bondedBefore: Bool = false, plan: Bool = false,
+        doorSecurity: DeviceSecurity = DeviceSecurity(
+            level: .authenticated, passkey: .environment("DOOR_PASSKEY")),
+        commandLine: DeviceSecurity = DeviceSecurity(passkey: .command("/usr/local/bin/fleet-passkey"))
+    ) async throws
         -> (centrals: [BondingCentral], report: FleetReport, log: EventLog)
     {
         let package = FirmwarePackage.nordic(try FleetFixtures.secure(version: 20000, seed: 7))
@@ -62,11 +67,11 @@ final class FleetPairingTests: XCTestCase {
             devices: [
                 FleetDeviceEntry(
                     device: door.address.description,
-                    security: DeviceSecurity(level: .authenticated, passkey: .environment("DOOR_PASSKEY"))),
+                    security: doorSecurity),
                 FleetDeviceEntry(device: thermo.address.description),
             ])
         var options = FleetFixtures.options(concurrency: 2)
-        options.security = DeviceSecurity(passkey: .command("/usr/local/bin/fleet-passkey"))
+        options.security = commandLine
         options.keepsBonds = keepsBonds
         options.plan = plan
         let fleet = try Fleet(
@@ -102,6 +107,22 @@ final class FleetPairingTests: XCTestCase {
         XCTAssertTrue(held.report.succeeded)
         XCTAssertEqual(
             held.centrals.flatMap { $0.removed.withLock { $0 } }, [], "a bond held before the run went")
+    }
+
+    /// Authenticated pairing without a passkey source could only fail on the device: the device
+    /// fails at once, without an update, naming what is missing.
+    func testAnAuthenticatedDeviceWithoutAPasskeySourceFailsBeforeItsUpdate() async throws {
+        let (_, report, log) = try await run(
+            doorSecurity: DeviceSecurity(level: .authenticated), commandLine: DeviceSecurity())
+        let door = try XCTUnwrap(report.device(self.door.address.description))
+        XCTAssertEqual(door.result, .failed)
+        XCTAssertEqual(door.failure?.error, .securityRequired)
+        XCTAssertTrue(
+            door.failure?.message.contains("names no passkey source") == true,
+            "\(door.failure?.message ?? "")")
+        XCTAssertEqual(door.bytesSent, 0)
+        XCTAssertEqual(log.planned[self.door.address.description]?.note, "no passkey source")
+        XCTAssertEqual(report.device(thermo.address.description)?.result, .completed)
     }
 
     func testAPlanRemovesTheBondItsReadMade() async throws {

@@ -45,6 +45,7 @@ struct FleetDeviceOptions: ParsableArguments {
         options.security = DeviceSecurity(passkey: pairing.passkeySource)
         options.keepsBonds = pairing.keepBond
         options.removesBondsFirst = pairing.rePair
+        options.acceptsNumericComparison = pairing.acceptNumericComparison
         return options
     }
 
