@@ -22,7 +22,7 @@ extension FleetInventory {
         do throws(FleetInventoryError) {
             try self.init(data: data, folder: url.deletingLastPathComponent())
         } catch {
-            throw FleetInventoryError("\(url.path): \(error.message)")
+            throw FleetInventoryError("\(url.path): \(error.message)", isInlineSecret: error.isInlineSecret)
         }
     }
 
@@ -55,7 +55,8 @@ extension FleetInventory {
         let root = try InventoryObject(
             InventoryJSON.read([UInt8](data)), at: InventoryObject.rootPlace,
             allowed: ["defaults", "devices", "rules"])
-        let defaults = try root.object("defaults", allowed: ["package", "adapter", "force"])
+        let defaults = try root.object(
+            "defaults", allowed: ["package", "adapter", "force"] + InventoryObject.securityKeys)
         guard let deviceValues = try root.array("devices") else {
             throw FleetInventoryError("the inventory has no \"devices\" list")
         }
@@ -69,7 +70,7 @@ extension FleetInventory {
         try self.init(
             defaults: Defaults(
                 package: defaults?.string("package"), adapter: defaults?.string("adapter"),
-                force: defaults?.bool("force") ?? false),
+                force: defaults?.bool("force") ?? false, security: defaults?.security() ?? DeviceSecurity()),
             devices: devices, rules: rules)
     }
 
@@ -81,9 +82,10 @@ extension FleetInventory {
             throw FleetInventoryError(
                 "empty CSV; the first row must name the columns (device,package,adapter,force)")
         }
-        let known = ["device", "package", "adapter", "force"]
+        let known = ["device", "package", "adapter", "force"] + InventoryObject.securityKeys
+        for column in header { try InventoryObject.refuseInlineSecret(column, at: "the CSV header") }
         if let unknown = header.first(where: { !known.contains($0) }) {
-            throw FleetInventoryError("unknown CSV column '\(unknown)'; use device, package, adapter, force")
+            throw FleetInventoryError("unknown CSV column '\(unknown)'; use \(known.joined(separator: ", "))")
         }
         if let twice = header.first(where: { name in header.count(where: { $0 == name }) > 1 }) {
             throw FleetInventoryError("the CSV header names the column '\(twice)' twice")
@@ -115,8 +117,12 @@ extension FleetInventory {
                 force = value
             }
             devices.append(
-                FleetDeviceEntry(
-                    device: device, package: field("package"), adapter: field("adapter"), force: force))
+                try FleetDeviceEntry(
+                    device: device, package: field("package"), adapter: field("adapter"), force: force,
+                    security: DeviceSecurity(
+                        level: field("security"), file: field("passkey_file"),
+                        environment: field("passkey_env"),
+                        command: field("passkey_command"), at: "CSV row \(number + 2)")))
         }
         try self.init(devices: devices)
     }
@@ -146,7 +152,8 @@ extension FleetDeviceEntry {
             place += " (\(name))"
         }
         let entry = try InventoryObject(
-            value, at: place, allowed: ["device", "package", "adapter", "force", "simulate"])
+            value, at: place,
+            allowed: ["device", "package", "adapter", "force", "simulate"] + InventoryObject.securityKeys)
         guard let device = try entry.string("device") else {
             throw FleetInventoryError("\(place): device missing")
         }
@@ -162,7 +169,8 @@ extension FleetDeviceEntry {
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),
-            force: try entry.bool("force"), simulate: try simulate.map(FleetSimulationSpec.init))
+            force: try entry.bool("force"), simulate: try simulate.map(FleetSimulationSpec.init),
+            security: try entry.security())
     }
 }
 
@@ -173,7 +181,8 @@ extension FleetRule {
         let place = "rule \(number)"
         let rule = try InventoryObject(
             value, at: place,
-            allowed: ["name", "hardware_revision", "version_below", "mcuboot_mode", "package"])
+            allowed: ["name", "hardware_revision", "version_below", "mcuboot_mode", "package"]
+                + InventoryObject.securityKeys)
         guard let package = try rule.string("package") else {
             throw FleetInventoryError("\(place): package missing")
         }
@@ -196,56 +205,11 @@ extension FleetRule {
         self.init(
             name: try rule.string("name"), hardwareRevision: try rule.string("hardware_revision"),
             versionBelow: versionBelow, mcubootMode: mcubootMode, package: package)
+        security = try rule.security()
         guard name != nil || hardwareRevision != nil || versionBelow != nil || mcubootMode != nil else {
             throw FleetInventoryError(
                 "\(place) has no condition (name, hardware_revision, version_below or mcuboot_mode) and would match "
                     + "every device; give the package to all devices through \"defaults\" instead")
         }
-    }
-}
-
-/// RFC 4180 records, enough for inventories.
-enum CSV {
-    static func rows(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var characters = text.makeIterator()
-        var pending: Character?
-        while let character = pending ?? characters.next() {
-            pending = nil
-            if quoted {
-                if character == "\"" {
-                    let next = characters.next()
-                    if next == "\"" {
-                        field.append("\"")
-                    } else {
-                        quoted = false
-                        pending = next
-                    }
-                } else {
-                    field.append(character)
-                }
-                continue
-            }
-            switch character {
-            case "\"": quoted = true
-            case ",":
-                row.append(field)
-                field = ""
-            case "\n", "\r\n", "\r":
-                row.append(field)
-                rows.append(row)
-                row = []
-                field = ""
-            default: field.append(character)
-            }
-        }
-        if !field.isEmpty || !row.isEmpty {
-            row.append(field)
-            rows.append(row)
-        }
-        return rows
     }
 }

@@ -10,11 +10,17 @@ public struct FleetInventory: Sendable, Equatable {
         public var package: String?
         public var adapter: String?
         public var force: Bool
+        /// The security of devices that neither their entry nor a rule says anything about.
+        public var security: DeviceSecurity
 
-        public init(package: String? = nil, adapter: String? = nil, force: Bool = false) {
+        public init(
+            package: String? = nil, adapter: String? = nil, force: Bool = false,
+            security: DeviceSecurity = DeviceSecurity()
+        ) {
             self.package = package
             self.adapter = adapter
             self.force = force
+            self.security = security
         }
     }
 
@@ -66,16 +72,19 @@ public struct FleetDeviceEntry: Sendable, Equatable {
     public var force: Bool?
     /// Run this device as an in-process simulated device.
     public var simulate: FleetSimulationSpec?
+    /// What the device needs to be paired; empty: a rule or the defaults say.
+    public var security: DeviceSecurity
 
     public init(
         device: String, package: String? = nil, adapter: String? = nil, force: Bool? = nil,
-        simulate: FleetSimulationSpec? = nil
+        simulate: FleetSimulationSpec? = nil, security: DeviceSecurity = DeviceSecurity()
     ) {
         self.device = device
         self.package = package
         self.adapter = adapter
         self.force = force
         self.simulate = simulate
+        self.security = security
     }
 }
 
@@ -129,8 +138,13 @@ public struct FleetSimulationSpec: Sendable, Equatable {
 /// An inventory that cannot be used; the message names the file, entry or field and what to fix.
 public struct FleetInventoryError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
+    /// Whether it refuses a passkey written into the inventory (a data error, not a usage one).
+    public var isInlineSecret: Bool
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, isInlineSecret: Bool = false) {
+        self.message = message
+        self.isInlineSecret = isInlineSecret
+    }
 
     public var description: String { message }
 }

@@ -27,6 +27,17 @@ public struct FleetOptions: Sendable {
     /// Addresses of devices outside this run (the rest of a rollout, when a gateway runs one of
     /// its devices): never looked for or taken as one of this run's devices' bootloaders.
     public var reservedAddresses: Set<String> = []
+    /// The security of devices the inventory says nothing about (the command line's passkey
+    /// source); the inventory's entries, rules and defaults take precedence.
+    public var security = DeviceSecurity()
+    /// Keep the bonds this run made; otherwise each is removed once its device is done, so that
+    /// thousands of devices do not fill bluetoothd's and the controller's storage.
+    public var keepsBonds = false
+    /// Remove the bond this host holds for each device when the run first meets it, so that it
+    /// pairs again (a device that lost its keys); the new bond is kept, as the one it replaces.
+    public var removesBondsFirst = false
+    /// Whether numeric comparison is accepted: an authenticated pairing without a passkey.
+    public var acceptsNumericComparison = false
 
     public init() {}
 }

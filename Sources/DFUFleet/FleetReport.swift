@@ -97,4 +97,7 @@ public struct FleetPlanEntry: Sendable {
     public var decision: DFUVersionCheck.Decision?
     /// Why the device is left out, when it is.
     public var note: String?
+    /// What the device needs to be paired and where its passkey comes from (never the passkey);
+    /// nil when it was not looked at.
+    public var security: DeviceSecurity?
 }

@@ -17,6 +17,8 @@ public struct FleetRule: Sendable, Equatable {
     public var mcubootMode: MCUbootMode?
     /// The package path.
     public var package: String
+    /// What the devices it matches need to be paired (docs/pairing.md); empty: it says nothing.
+    public var security = DeviceSecurity()
 
     public init(
         name: String? = nil, hardwareRevision: String? = nil, versionBelow: DFUFirmwareVersion? = nil,

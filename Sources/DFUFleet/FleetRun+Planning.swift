@@ -67,6 +67,11 @@ extension FleetRun {
         let device = found.entry.device
         let central = fleet.adapters[found.sighting.adapter].centrals[found.sighting.central]
         let advertisement = found.sighting.advertisement
+        let address = advertisement.address
+        // the probe may pair already (an SMP device's bootloader information)
+        let seen = FleetDeviceInfo(address: address, name: advertisement.name)
+        await preparePairing(
+            device, address: address, central: central, security: self.security(for: found.entry, info: seen))
         let info: FleetDeviceInfo
         do {
             info = try await FleetProbe.read(
@@ -76,20 +81,31 @@ extension FleetRun {
             var report = FleetDeviceReport(device: device, result: .failed)
             report.failure = error as? DFUFailure
             emit(.planned(FleetPlanEntry(device: device, found: true, note: "could not be read")))
+            await finishPairing(device, central: central)
             finish(report, result: Task.isCancelled ? .aborted : .failed)
             return nil
         }
-        guard let choice = fleet.inventory.packageChoice(for: found.entry, info: info),
-            let package = fleet.packages[choice.package]
-        else {
-            emit(
-                .planned(FleetPlanEntry(device: device, found: true, info: info, note: "no package applies")))
+        let needs = self.security(for: found.entry, info: info)
+        await preparePairing(device, address: address, central: central, security: needs)
+        let choice = fleet.inventory.packageChoice(for: found.entry, info: info)
+        let failure =
+            unpairable(device, security: needs)
+            ?? (choice.flatMap { fleet.packages[$0.package] } == nil
+                ? DFUFailure(
+                    .fileNotSpecified, device: device,
+                    detail: "no package for it: it has none, no rule matches and there is no default package")
+                : nil)
+        guard let choice, let package = fleet.packages[choice.package], failure == nil else {
+            var entry = FleetPlanEntry(
+                device: device, found: true, info: info,
+                note: failure?.error == .securityRequired ? "no passkey source" : "no package applies")
+            entry.security = needs
+            emit(.planned(entry))
+            await finishPairing(device, central: central)
             var report = FleetDeviceReport(device: device, result: .failed)
             report.info = info
             report.versionBefore = info.firmwareRevision
-            report.failure = DFUFailure(
-                .fileNotSpecified, device: device,
-                detail: "no package for it: it has none, no rule matches and there is no default package")
+            report.failure = failure
             finish(report, result: .failed)
             return nil
         }
@@ -99,11 +115,13 @@ extension FleetRun {
         let check = DFUVersionCheck(
             installed: info.firmwareRevision, package: packaged,
             force: found.entry.force ?? fleet.inventory.defaults.force)
-        emit(
-            .planned(
-                FleetPlanEntry(
-                    device: device, found: true, info: info, choice: choice, packageVersion: check.package,
-                    decision: check.decision)))
+        var entry = FleetPlanEntry(
+            device: device, found: true, info: info, choice: choice, packageVersion: check.package,
+            decision: check.decision)
+        entry.security = needs
+        emit(.planned(entry))
+        // no further connection: the bond, if the probe made one, goes now
+        if options.plan || check.decision == .skip { await finishPairing(device, central: central) }
         return Planned(found: found, info: info, choice: choice, check: check)
     }
 }

@@ -10,6 +10,9 @@ final class FleetRun: Sendable {
     private let haltReason = Locked<String?>(nil)
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
     let foundAddresses = Locked(Set<String>())
+    /// Where each device met so far was, and whether a bond it ends with is the run's to
+    /// remove (`FleetRun+Pairing`), by device.
+    let bonds = Locked([String: (address: String, madeByRun: Bool)]())
 
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet
@@ -129,6 +132,7 @@ final class FleetRun: Sendable {
             otherAddresses: others.subtracting([sighting.advertisement.address]),
             emit: emit)
         await update.run(into: &report)
+        await finishPairing(item.found.entry.device, central: central)
         report.duration = central.linkTime.now() - started
         finish(report, result: report.result, reason: report.reason)
     }

@@ -76,6 +76,7 @@ struct InventoryObject {
             throw FleetInventoryError("\(place) must be an object, not \(value.kind)")
         }
         for key in members.keys.sorted() where !allowed.contains(key) {
+            try Self.refuseInlineSecret(key, at: place)
             let hint = Self.closest(to: key, among: allowed).map { " (did you mean '\($0)'?)" } ?? ""
             throw FleetInventoryError(
                 "\(place): unknown key '\(key)'\(hint); it takes \(allowed.joined(separator: ", "))")

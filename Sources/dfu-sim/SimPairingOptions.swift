@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import GATT
 
 extension LocalSecurity: ExpressibleByArgument {}
 

@@ -16,6 +16,10 @@ struct FleetCommand: ContractCommand {
             hardware revision) to choose its package, then updates them, several at once. \
             Entries with a "simulate" object run as in-process simulated devices. The \
             inventory formats, rules, state file and report are described in docs/fleet.md. \
+            A device that asks for security is paired as flash pairs (the inventory names its \
+            passkey source, never the passkey; the pairing options stand for the devices it says \
+            nothing about), and a bond the run made is removed once its device is done unless \
+            --keep-bond (docs/pairing.md). \
             Exit 0 when every device was updated or up to date, 1 when any failed, 130 on Ctrl-C \
             (every update in progress is aborted; each device can take the update again).
             """)

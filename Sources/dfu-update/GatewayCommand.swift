@@ -19,6 +19,8 @@ struct GatewayCommand: ContractCommand {
             works, and takes up new or resumed rollouts without a restart. A device is updated \
             once per rollout however many gateways see it. Ctrl-C or SIGTERM aborts the updates \
             in progress (each device can take its update again) and gives their devices back. \
+            Devices that ask for security are paired as fleet pairs them, each passkey source \
+            resolved on this machine (docs/pairing.md). \
             docs/gateway.md describes the agent; the .deb installs a systemd unit that runs it, \
             /usr/lib/systemd/system/dfu-update-gateway.service (not enabled).
             Examples:

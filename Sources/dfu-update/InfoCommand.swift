@@ -11,8 +11,9 @@ struct InfoCommand: ContractCommand {
         discussion: """
             Reads the Device Information strings (firmware, hardware, software revision) and \
             finds out which protocol the device takes updates by (Secure or Legacy DFU, or SMP) \
-            and whether it runs its application or the bootloader, as flash would; then \
-            disconnects. With --simulate KIND, asks the in-process simulated device instead (no \
+            and whether it runs its application or the bootloader, as flash would, and whether \
+            this host holds a bond for it (BlueZ tells no characteristic's security without a \
+            write; docs/pairing.md); then disconnects. With --simulate KIND, asks the in-process simulated device instead (no \
             Bluetooth needed).
             """)
 
@@ -58,13 +59,15 @@ struct InfoCommand: ContractCommand {
             throw error
         }
         await peripheral.disconnect()
-        Output.line(json ? probe.json.serialized() : probe.humanText)
+        let paired = try? await (central as? any PairingCentral)?.isPaired(address: probe.address)
+        Output.line(json ? probe.json(paired: paired).serialized() : probe.humanText(paired: paired))
     }
 }
 
 /// What `info` prints of a device.
 extension DeviceProbe {
-    var json: JSONValue {
+    /// `paired`: whether this host holds a bond for the device; nil when it cannot tell.
+    func json(paired: Bool?) -> JSONValue {
         .object([
             ("address", .string(address)),
             ("name", .optional(name)),
@@ -87,10 +90,11 @@ extension DeviceProbe {
                     .object([("name", .string($0.name)), ("mode", .optional($0.mode?.description))])
                 } ?? .null
             ),
+            ("paired", paired.map(JSONValue.bool) ?? .null),
         ])
     }
 
-    var humanText: String {
+    func humanText(paired: Bool?) -> String {
         var lines = ["\(address)  \(name ?? "(no name)")"]
         lines.append("  firmware revision: \(firmwareRevision ?? "-")")
         lines.append("  hardware revision: \(hardwareRevision ?? "-")")
@@ -104,6 +108,7 @@ extension DeviceProbe {
             lines.append("  DFU: not offered")
         }
         if let bootloader { lines.append("  bootloader: \(bootloader.summary)") }
+        if let paired { lines.append("  bond: \(paired ? "this host holds one" : "none on this host")") }
         lines.append("  services: " + services.map(\.uuidString).joined(separator: ", "))
         return lines.joined(separator: "\n")
     }

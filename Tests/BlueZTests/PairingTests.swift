@@ -54,6 +54,19 @@ final class PairingTests: TwoConnectionTestCase {
             bluetoothd.calls, ["RegisterAgent", "RequestDefaultAgent", "WriteValue", "Pair", "WriteValue"])
     }
 
+    /// A fleet's device with a passkey source of its own: the agent asks it, not the settings'.
+    func testADevicesOwnPasskeySourceStandsInForTheSettings() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        var settings = PairingSettings(passkey: .file(try file("271828")))
+        settings.passkeysPerDevice = true
+        let characteristic = try await characteristic(settings, deviceSource: .file(try file("314159")))
+        try await characteristic.write([1], timeout: .seconds(5))
+        XCTAssertEqual(bluetoothd.calls.filter { $0 == "Pair" }.count, 1)
+        var perDeviceOnly = PairingSettings()
+        perDeviceOnly.passkeysPerDevice = true
+        XCTAssertEqual(perDeviceOnly.capability, "KeyboardOnly")
+    }
+
     /// Devices may lock out after failed attempts: one pairing, one clear failure.
     func testAWrongPasskeyFailsOnceAsAuthenticationFailed() async throws {
         let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
@@ -171,12 +184,16 @@ final class PairingTests: TwoConnectionTestCase {
     // MARK: - helpers
 
     /// A characteristic of a new connection to the model's device, through an agent with
-    /// `settings` (none when nil).
-    private func characteristic(_ settings: PairingSettings?) async throws -> BlueZCharacteristic {
+    /// `settings` (none when nil), which asks `deviceSource` for this device's passkey if given.
+    private func characteristic(_ settings: PairingSettings?, deviceSource: PasskeySource? = nil) async throws
+        -> BlueZCharacteristic
+    {
         let bus = BlueZBus(connection: client)
         let link = LinkState()
         var agent: PairingAgent?
         if let settings { agent = try await PairingAgent.register(on: bus, settings: settings) }
+        // in lower case: the agent knows an address in any case
+        agent?.usePasskey(deviceSource, for: device.lowercased())
         let context = CharacteristicContext(
             bus: bus, link: link, device: device, devicePath: PairingBluetoothd.devicePath,
             options: BlueZCentral.Options(),

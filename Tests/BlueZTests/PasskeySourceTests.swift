@@ -1,5 +1,6 @@
 import BlueZ
 import Foundation
+import GATT
 import XCTest
 
 /// Where a passkey comes from: a file only its owner reads, the environment, or a program; a

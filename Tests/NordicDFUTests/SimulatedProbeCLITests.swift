@@ -13,6 +13,8 @@ final class SimulatedProbeCLITests: XCTestCase {
         XCTAssertEqual(try object.string("address"), "C0:DE:00:00:00:10")
         XCTAssertEqual(try object.string("firmware_revision"), "1.0.0")
         XCTAssertEqual(try object.object("dfu").string("protocol"), "smp")
+        // a simulated device holds no bond of bluetoothd's: nothing to tell
+        XCTAssertTrue(object.isNull("paired"), "\(object.values)")
         // by name, as flash finds a simulated device by name
         let named = try await CLIRunner.run([
             "info", "--simulate", "secure-app", "--device", "Thermo", "--json",

@@ -81,7 +81,7 @@ final class DevicePairing: Sendable {
         }
         switch error.name {
         case "org.bluez.Error.AuthenticationFailed":
-            guard let source = agent.settings.passkey else {
+            guard let source = agent.passkeySource(for: address) else {
                 return .securityFailed(
                     device: address, failure: .securityRequired,
                     reason: "pairing failed: the device asks for authenticated pairing (a passkey) and none "

@@ -1,5 +1,6 @@
 import DBus
 import DFUSupport
+import GATT
 
 /// This program's `org.bluez.Agent1` (BlueZ's doc/org.bluez.Agent.rst): bluetoothd asks it for
 /// a passkey or a confirmation while pairing, whether `Device1.Pair` started the pairing or
@@ -20,6 +21,8 @@ final class PairingAgent: Sendable {
     private let bus: BlueZBus
     /// Addresses of the devices it answers for, by object path.
     private let devices = Locked<[String: String]>([:])
+    /// Passkey sources that stand in for `settings.passkey` for one device, by address.
+    private let passkeys = Locked<[String: PasskeySource]>([:])
     /// Why it last refused a device's request (a passkey source that failed), by object path.
     private let problems = Locked<[String: String]>([:])
 
@@ -54,6 +57,16 @@ final class PairingAgent: Sendable {
     /// Lets the agent answer for the device at `path`.
     func answer(for path: String, address: String) {
         devices.withLock { $0[path] = address }
+    }
+
+    /// Makes `source` (nil: the settings' own) the passkey source for the device at `address`.
+    func usePasskey(_ source: PasskeySource?, for address: String) {
+        passkeys.withLock { $0[address.uppercased()] = source }
+    }
+
+    /// Where the passkey for the device at `address` comes from, if anywhere.
+    func passkeySource(for address: String) -> PasskeySource? {
+        passkeys.withLock { $0[address.uppercased()] } ?? settings.passkey
     }
 
     /// Why the agent refused the device's last request, if it did; clears it.
@@ -99,7 +112,7 @@ final class PairingAgent: Sendable {
 
     private func passkey(_ call: DBusMethodCall) async throws -> UInt32 {
         let address = try address(call)
-        guard let source = settings.passkey else {
+        guard let source = passkeySource(for: address) else {
             record("the device asks for a passkey and none was given", call)
             throw Self.rejected("no passkey source")
         }

@@ -1,8 +1,10 @@
 import ArgumentParser
+import BlueZ
 import DFUFleet
 
 /// How each device of a fleet is updated, as `fleet` and `gateway` take it: retries of whole
-/// updates, the bounds on one device, the read-back, and the engine's options.
+/// updates, the bounds on one device, the read-back, the engine's options, and pairing (the
+/// defaults for devices the inventory says nothing about; bonds are looked after per device).
 struct FleetDeviceOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
@@ -29,6 +31,9 @@ struct FleetDeviceOptions: ParsableArguments {
 
     @OptionGroup(title: "Update options (each device)") var update: UpdateOptions
 
+    @OptionGroup(title: "Pairing (docs/pairing.md; the inventory's security keys take precedence)")
+    var pairing: PairingOptions
+
     /// The fleet options these ask for (concurrency, canary and the rest at their defaults).
     var fleetOptions: FleetOptions {
         var options = FleetOptions()
@@ -37,6 +42,24 @@ struct FleetDeviceOptions: ParsableArguments {
         options.discoveryTimeout = discoveryTimeout.duration
         options.readBack = !noReadBack
         options.update = update.dfuOptions
+        options.security = DeviceSecurity(passkey: pairing.passkeySource)
+        options.keepsBonds = pairing.keepBond
+        options.removesBondsFirst = pairing.rePair
+        options.acceptsNumericComparison = pairing.acceptNumericComparison
         return options
+    }
+
+    /// The central's pairing settings; `perDevice`: some devices have passkey sources of their own.
+    func pairingSettings(perDevice: Bool) -> PairingSettings {
+        var settings = pairing.settings
+        settings.passkeysPerDevice = perDevice
+        return settings
+    }
+
+    /// A BlueZ central on `adapter` (nil: the first) that pairs as these options say.
+    func central(adapter: String?, perDevice: Bool) async throws -> BlueZCentral {
+        var options = BlueZCentral.Options()
+        options.pairing = pairingSettings(perDevice: perDevice)
+        return try await BlueZCentral(adapter: adapter, options: options)
     }
 }

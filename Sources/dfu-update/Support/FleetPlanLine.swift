@@ -16,6 +16,8 @@ enum FleetPlanLine {
             ("package_version", .optional(entry.packageVersion)),
             ("reason", .optional(entry.choice?.reason)), ("decision", .optional(entry.decision?.rawValue)),
             ("note", .optional(entry.note)),
+            ("security", .optional(entry.security?.level?.rawValue)),
+            ("passkey_source", .optional(entry.security?.passkey?.description)),
         ]
     }
 
@@ -26,8 +28,10 @@ enum FleetPlanLine {
         let bootloader = info.bootloader.map { ", \($0.summary)" } ?? ""
         let where_ =
             "\(info.address), \(info.mode?.rawValue ?? "unknown mode")\(bootloader), runs \(info.firmwareRevision ?? "unknown")"
+        // where the passkey comes from, never the passkey
+        let security = entry.security.map { "; security: \($0)" } ?? ""
         guard let choice = entry.choice else {
-            return "\(entry.device) (\(where_)): \(entry.note ?? "no package")"
+            return "\(entry.device) (\(where_)): \(entry.note ?? "no package")\(security)"
         }
         let decision =
             switch entry.decision {
@@ -39,6 +43,6 @@ enum FleetPlanLine {
             case .unknown, nil: "cannot compare versions, would update"
             }
         return
-            "\(entry.device) (\(where_)): \(choice.package) \(entry.packageVersion ?? "") by \(choice.reason); \(decision)"
+            "\(entry.device) (\(where_)): \(choice.package) \(entry.packageVersion ?? "") by \(choice.reason); \(decision)\(security)"
     }
 }

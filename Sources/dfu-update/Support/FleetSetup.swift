@@ -72,13 +72,16 @@ struct FleetSetup {
         if names.isEmpty {
             return [
                 FleetAdapter(
-                    name: "default", central: try await BlueZCentral(adapter: nil),
+                    name: "default",
+                    central: try await command.device.central(
+                        adapter: nil, perDevice: inventory.namesPasskeySources),
                     maximumConnections: command.adapterConnections)
             ]
         }
         var adapters: [FleetAdapter] = []
         for name in names {
-            let central = try await BlueZCentral(adapter: name)
+            let central = try await command.device.central(
+                adapter: name, perDevice: inventory.namesPasskeySources)
             adapters.append(
                 FleetAdapter(name: name, central: central, maximumConnections: command.adapterConnections))
         }
@@ -116,6 +119,8 @@ struct FleetSetup {
     static func usage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as FleetInventoryError where error.isInlineSecret {
+            throw CommandFailure(errorClass: "inline_secret", message: error.message, exitCode: .invalidData)
         } catch let error as FleetInventoryError {
             throw CommandFailure(errorClass: "usage", message: error.message, exitCode: .usage)
         } catch let error as SimulatorConfigurationError {

@@ -40,7 +40,10 @@ struct GatewaySetup {
             let names: [String?] = command.adapters.isEmpty ? [nil] : command.adapters
             for name in names {
                 adapters.append(
-                    FleetAdapter(name: name ?? "default", central: try await BlueZCentral(adapter: name)))
+                    FleetAdapter(
+                        name: name ?? "default",
+                        // a rollout's inventory, read later, may name passkey sources of its own
+                        central: try await command.device.central(adapter: name, perDevice: true)))
             }
         }
         reach = GatewayReach(simulated: simulatedAdapters, adapters: adapters)

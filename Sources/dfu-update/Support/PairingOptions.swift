@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import GATT
 
 /// How `flash` pairs with a device that asks for security, and what it does with the bond
 /// afterwards (docs/pairing.md). A passkey is never an argument: only where to find it is.
