@@ -69,6 +69,32 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(attempts.count, 0, "\(run.events)")
     }
 
+    func testAFleetPairsADeviceWithThePasskeySourceItsInventoryNames() async throws {
+        let (simulator, address) = try await serve(
+            ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inventory = folder.appendingPathComponent("fleet.json")
+        let entry: [String: Any] = [
+            "device": address, "adapter": SystemTestEnvironment.centralAdapter,
+            "package": SystemTestEnvironment.repositoryFile(image), "security": "authenticated",
+            "passkey_env": "DFU_TEST_DEVICE_PASSKEY",
+        ]
+        try JSONSerialization.data(withJSONObject: ["devices": [entry]]).write(to: inventory)
+        let state = folder.appendingPathComponent("state.json")
+        let run = try await SystemTestEnvironment.run(
+            SystemTestEnvironment.dfuUpdateExecutable,
+            // --pair: with the device served by the same bluetoothd, pairing must start from Pair (the
+            // device's side needs dfu-sim's default agent; docs/pairing.md)
+            ["fleet", inventory.path, "--pair", "--json", "--state", state.path], timeout: .seconds(240))
+        outputs += [run.stdout, run.stderr, (try? String(contentsOf: state, encoding: .utf8)) ?? ""]
+        XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
+        let held = try await simulator.stop()
+        XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
+        try await assertNoBond(address)
+    }
+
     /// bluetoothd's device list on the central's adapter holds no bond for `address`.
     private func assertNoBond(_ address: String) async throws {
         let result = try await SystemTestEnvironment.run(
