@@ -57,4 +57,26 @@ final class SMPBufferPoolUploadTests: XCTestCase {
             XCTAssertLessThan(wall, DFUOptions().responseTimeout, pool.name)
         }
     }
+
+    /// An SMP answer moves the clock when the engine takes it, which it does only while it waits
+    /// for one: the same update gives the same events twice, a lost link and its resume included.
+    func testTheSameUploadGivesTheSameEventsTwice() async throws {
+        let image = try SMPUpdateTests.image("1.1.0", size: 100 * 1024, seed: 6)
+        var streams: [[String]] = []
+        for _ in 0..<2 {
+            let central = try SimulatedCentral(devices: [
+                SMPUpdateTests.device { device in
+                    device.mtu = 498
+                    device.smp.bufferSize = 2475
+                    device.smp.reassembly = true
+                    device.faults = [.disconnectAt(bytes: 40_000)]
+                }
+            ])
+            let (result, events) = await SMPUpdateTests.update(image, on: central)
+            XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+            streams.append(events.map { "\($0)" })
+        }
+        XCTAssertGreaterThan(streams[0].count, 5)
+        XCTAssertEqual(streams[0], streams[1])
+    }
 }
