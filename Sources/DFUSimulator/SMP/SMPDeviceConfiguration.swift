@@ -91,6 +91,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
                 "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
             )
         }
+        if loaderImageBuffer != nil, bootloaderMode != .firmwareLoader {
+            throw SimulatorConfigurationError(
+                "--sim-loader-buffer-kib needs --sim-mcuboot-mode firmware-loader: only the Bare Metal firmware loader writes through an image buffer"
+            )
+        }
         if let loaderImageBuffer, loaderImageBuffer < bufferSize {
             throw SimulatorConfigurationError(
                 "--sim-loader-buffer-kib \(loaderImageBuffer / 1024): the loader's image buffer holds at least one SMP buffer (\(bufferSize) bytes)"
