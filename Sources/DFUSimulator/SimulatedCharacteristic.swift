@@ -78,7 +78,9 @@ final class SimulatedCharacteristic: GATTCharacteristic {
         guard !properties.isDisjoint(with: [.notify, .indicate]) else {
             throw refused("subscribe", "the characteristic neither notifies nor indicates")
         }
-        let channel = NotificationChannel()
+        let channel = NotificationChannel { [world, device, connection] event in
+            world.received(event: event, device: device, connection: connection)
+        }
         try world.withLink(device: device, connection: connection) { state, link in
             // The CCCD write is a write request.
             let event = link.schedule.transmit(slots: 1, now: &state.now)

@@ -110,11 +110,18 @@ final class SimulationWorld: Sendable {
 
     /// Carries out what a write made the device do: notifications go out in their events, then
     /// the link may drop and the device reset.
+    ///
+    /// The central's clock reaches a notification's event here, as the device sends it, in the
+    /// order of the client's operations, not of task scheduling. An SMP device's answers are the
+    /// exception: the clock reaches their event when the client takes them (`received`), which
+    /// the engine does only while it waits for one, so the writes it sends before it waits
+    /// (a window of upload chunks) overlap the device's work, as on a real link.
     static func apply(
         _ output: DeviceOutput, device index: Int, link: inout SimulatedConnection, triggerEvent: Int64,
         in state: inout State
     ) {
         var lastEvent = triggerEvent
+        let takenLater = state.devices[index].configuration.kind == .smpApp
         for notification in output.notifications {
             let event = link.schedule.replyEvent(after: triggerEvent, readyAt: notification.readyAt)
             lastEvent = event
@@ -122,10 +129,9 @@ final class SimulationWorld: Sendable {
                 continue
             }
             if state.devices[index].core.notificationIsLost() { continue }
-            // The central receives it in its event, whenever the client's task reads it: the
-            // clock moves here, in the order of the client's operations, not of task scheduling.
+            if takenLater, !channel.push(notification.value, event: event) { continue }
             link.schedule.centralReceived(inEvent: event, now: &state.now)
-            channel.push(notification.value)
+            if !takenLater { channel.push(notification.value) }
         }
         guard output.dropsLink || output.reset != nil else { return }
         let dropTime = link.schedule.time(ofEvent: max(lastEvent, triggerEvent + 1))
@@ -135,6 +141,16 @@ final class SimulationWorld: Sendable {
         if let reset = output.reset {
             state.devices[index].start(reset.target, at: dropTime + reset.extraDelay)
             announce(index, in: &state)
+        }
+    }
+
+    /// The client took a notification sent in connection `event` on `connection`: the central's
+    /// clock reaches that event (a link gone since is reconnected later anyway).
+    func received(event: Int64, device index: Int, connection: Int) {
+        state.withLock { state in
+            guard var link = state.devices[index].connection, link.id == connection else { return }
+            link.schedule.centralReceived(inEvent: event, now: &state.now)
+            state.devices[index].connection = link
         }
     }
 

@@ -122,6 +122,12 @@ public struct SimulationOptions: ParsableArguments {
     )
     public var simNetworkCore = false
 
+    @Option(
+        help:
+            "smp-app with --sim-mcuboot-mode firmware-loader: the loader writes through an image buffer of this many KiB (CONFIG_BM_MCUMGR_GRP_IMG_BUFFER_SZ; 56, 128 on nRF54L15) and answers a chunk that does not fit with the same offset. Default: each chunk is written before its answer.",
+        transform: NumberArgument<Int>.parse)
+    public var simLoaderBufferKib: Int?
+
     public init() {}
 
     /// Whether any `--sim-*` option was given.
@@ -136,7 +142,7 @@ public struct SimulationOptions: ParsableArguments {
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
             || simSmpImageCheck || simSmpEraseStorage || simImageHash != nil || simMcubootMode != nil
-            || simMcubootNoDowngrade || simNetworkCore
+            || simMcubootNoDowngrade || simNetworkCore || simLoaderBufferKib != nil
     }
 
     public func validate() throws {
@@ -195,42 +201,6 @@ public struct SimulationOptions: ParsableArguments {
             throw SimulationOptionsError(error.description)
         }
         return configuration
-    }
-}
-
-extension SimulationOptions {
-    /// The flash speeds and the `smp-app` settings, range-checked.
-    fileprivate func applyFlashAndSMPOptions(to configuration: inout SimulatedDeviceConfiguration)
-        throws(SimulationOptionsError)
-    {
-        if let simPageEraseMs {
-            guard (0...10_000).contains(simPageEraseMs) else {
-                throw SimulationOptionsError("--sim-page-erase-ms \(simPageEraseMs) is outside 0 … 10000")
-            }
-            configuration.timing.pageErase = .milliseconds(simPageEraseMs)
-        }
-        if let simRealTimeFactor {
-            guard (0...10).contains(simRealTimeFactor) else {
-                throw SimulationOptionsError("--sim-real-time-factor \(simRealTimeFactor) is outside 0 … 10")
-            }
-            configuration.timing.realTimeFactor = simRealTimeFactor
-        }
-        if let simWordWriteUs {
-            guard (0...1000).contains(simWordWriteUs) else {
-                throw SimulationOptionsError("--sim-word-write-us \(simWordWriteUs) is outside 0 … 1000")
-            }
-            configuration.timing.wordWrite = .microseconds(simWordWriteUs)
-        }
-        if let simSlotKib { configuration.smp.slotSize = simSlotKib * 1024 }
-        if let simSmpBufSize { configuration.smp.bufferSize = simSmpBufSize }
-        if let simSmpBufCount { configuration.smp.bufferCount = simSmpBufCount }
-        configuration.smp.reassembly = simSmpReassembly
-        configuration.smp.imageCheck = simSmpImageCheck
-        configuration.smp.eraseStorage = simSmpEraseStorage
-        if let simImageHash { configuration.smp.imageHash = simImageHash }
-        if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
-        configuration.smp.refusesDowngrade = simMcubootNoDowngrade
-        configuration.smp.networkCore = simNetworkCore
     }
 }
 

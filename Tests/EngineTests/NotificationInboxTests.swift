@@ -1,3 +1,4 @@
+import DFUSupport
 import GATT
 import XCTest
 
@@ -46,6 +47,30 @@ final class NotificationInboxTests: XCTestCase {
         } catch GATTError.disconnected(_, let reason) {
             XCTAssertEqual(reason, "link lost")
         }
+    }
+
+    /// The inbox takes a value from the transport only for a wait, one per wait: the simulator
+    /// moves an SMP link's clock when its answer is taken (docs/simulated-time.md).
+    func testAValueIsTakenFromTheTransportOnlyForAWait() async throws {
+        let pulls = Locked(0)
+        let secondPull = expectation(description: "a second value taken without a wait")
+        secondPull.isInverted = true
+        let stream = AsyncThrowingStream<[UInt8], any Error>(unfolding: {
+            let count = pulls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 2 { secondPull.fulfill() }
+            return [UInt8(count)]
+        })
+        let inbox = NotificationInbox(stream, device: "test")
+        let first = try await inbox.next(timeout: .seconds(5), waitingFor: "a value")
+        XCTAssertEqual(first, [1])
+        await fulfillment(of: [secondPull], timeout: 0.3)
+        let second = try await inbox.next(timeout: .seconds(5), waitingFor: "a value")
+        XCTAssertEqual(second, [2])
+        XCTAssertEqual(pulls.withLock { $0 }, 2)
+        inbox.close()
     }
 
     private static func inbox() -> (NotificationInbox, AsyncThrowingStream<[UInt8], any Error>.Continuation) {

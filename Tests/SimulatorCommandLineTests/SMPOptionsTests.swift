@@ -25,6 +25,10 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertTrue(configuration.smp.reassembly && configuration.smp.imageCheck)
         XCTAssertEqual(configuration.smp.imageHash, .sha512)
         XCTAssertEqual(configuration.smp.bootloaderMode, .swapUsingMove)
+        let loader = try SimulationOptions.parse([
+            "--simulate", "smp-app", "--sim-mcuboot-mode", "firmware-loader", "--sim-loader-buffer-kib", "56",
+        ])
+        XCTAssertEqual(try loader.configuration(address: address).smp.loaderImageBuffer, 56 * 1024)
         XCTAssertEqual(
             try SimulationOptions.parse(["--simulate", "smp-app", "--sim-mcuboot-mode=-1"]).simMcubootMode,
             .unknown)
@@ -58,6 +62,15 @@ final class SMPOptionsTests: XCTestCase {
             (["--sim-firmware-version", "one"], "--sim-firmware-version one"),
             (["--sim-page-erase-ms", "20000"], "--sim-page-erase-ms 20000"),
             (["--sim-mcuboot-mode", "ram-load"], "the simulated MCUboot swaps"),
+            (["--sim-loader-buffer-kib", "8"], "needs --sim-mcuboot-mode firmware-loader"),
+            (["--sim-loader-buffer-kib", "0", "--sim-mcuboot-mode", "firmware-loader"], "outside 1 … 1024"),
+            (
+                [
+                    "--sim-loader-buffer-kib", "1", "--sim-smp-buf-size", "2475", "--sim-mcuboot-mode",
+                    "firmware-loader",
+                ],
+                "holds at least one SMP buffer"
+            ),
         ]
         for (arguments, message) in cases {
             let options = try SimulationOptions.parse(["--simulate", "smp-app"] + arguments)

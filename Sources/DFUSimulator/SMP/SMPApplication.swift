@@ -7,6 +7,8 @@ import MCUmgr
 struct SMPApplication: Sendable {
     private var transport: SMPTransport
     private var server: SMPServer
+    /// The firmware loader's image buffer: when each chunk in it is written, and its bytes.
+    private var imageBuffer: [(written: Nanoseconds, bytes: Int)] = []
 
     init(configuration: SMPDeviceConfiguration, timing: SimulationTiming, isFirmwareLoader: Bool = false) {
         transport = SMPTransport(configuration: configuration)
@@ -16,12 +18,19 @@ struct SMPApplication: Sendable {
     /// A write to the SMP characteristic: requests are handled in order, one after the other;
     /// each answer is notified once its flash work is done, in pieces of ATT_MTU − 3 bytes.
     mutating func write(_ bytes: [UInt8], at time: Nanoseconds, core: inout DeviceCore) -> DeviceOutput {
-        guard let packet = transport.receive(bytes, at: time, answering: core.flash.busyUntil > time),
+        guard let packet = transport.receive(bytes, at: time),
             // taken out, so that writing the slot does not copy it
             var slots = core.mcuboot.take()
         else { return .none }
         defer { core.mcuboot = slots }
         var output = DeviceOutput()
+        // the work queue takes it once the last answer is reported sent
+        let start = max(time, transport.workFreeAt)
+        var answerReady = start
+        if let capacity = transport.configuration.loaderImageBuffer, server.isFirmwareLoader {
+            imageBuffer.removeAll { $0.written <= start }
+            server.imageBufferFree = capacity - imageBuffer.reduce(0) { $0 + $1.bytes }
+        }
         var rest = packet[...]
         // Zephyr handles every frame of a packet in turn and stops at the first that fails.
         while rest.count >= SMPHeader.size, let header = try? SMPHeader(decoding: rest) {
@@ -39,7 +48,12 @@ struct SMPApplication: Sendable {
             let flashTime =
                 timing.eraseTime(bytes: outcome.flash.eraseBytes)
                 + timing.writeTime(bytes: outcome.flash.writeBytes)
-            core.flash.perform(taking: flashTime.nanoseconds, at: time)
+            core.flash.perform(taking: flashTime.nanoseconds, at: start)
+            if outcome.flash.buffered {
+                imageBuffer.append((core.flash.busyUntil, outcome.flash.writeBytes))
+            } else {
+                answerReady = max(answerReady, core.flash.busyUntil)
+            }
             if header.group == .image, header.command == 1, case .success(let answer) = outcome.answer,
                 let offset = answer["off"]?.integer(as: Int.self), core.linkDropsAfterReceiving(offset)
             {
@@ -47,8 +61,7 @@ struct SMPApplication: Sendable {
                 output.dropsLink = true
                 break
             }
-            notify(
-                header, outcome.answer, at: core.flash.busyUntil, mtu: core.configuration.mtu, into: &output)
+            notify(header, outcome.answer, at: answerReady, mtu: core.configuration.mtu, into: &output)
             if outcome.erasesSettings { core.settingsErasures += 1 }
             if outcome.resets {
                 output = output.resetting(
@@ -57,7 +70,13 @@ struct SMPApplication: Sendable {
             }
             if case .mcumgrError = outcome.answer { break }
         }
-        transport.hold(until: core.flash.busyUntil)
+        // a packet that drew no answer frees its buffer once handled
+        transport.hold(
+            until: output.notifications.isEmpty
+                ? start
+                : SMPTransport.reportedSent(
+                    readyAt: answerReady, receivedAt: time,
+                    interval: core.timing.connectionInterval.nanoseconds))
         return output
     }
 

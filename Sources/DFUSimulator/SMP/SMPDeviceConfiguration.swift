@@ -66,6 +66,13 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// Bytes of the storage partition erase storage erases: 32 KiB, the nRF52840 DK's
     /// `storage_partition`.
     public var storageSize = 0x8000
+    /// nRF Connect SDK Bare Metal's firmware loader: bytes of its image buffer
+    /// (`CONFIG_BM_MCUMGR_GRP_IMG_BUFFER_SZ`: 57344, 131072 on nRF54L15/L10), a ring that upload
+    /// chunks go into and flash writes drain (sdk-nrf-bm `bm_img_mgmt.c`). A chunk is answered
+    /// as soon as it is in the ring; one that does not fit is answered success with the offset
+    /// unchanged ("Storage busy. Retry sending the same data chunk.", `img_mgmt.c`). nil: the
+    /// loader writes each chunk before it answers, as Zephyr's image group does.
+    public var loaderImageBuffer: Int?
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset answer to the reboot.
     public var resetDelay: Duration = .milliseconds(250)
 
@@ -82,6 +89,16 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         guard (2...64).contains(bufferCount) else {
             throw SimulatorConfigurationError(
                 "--sim-smp-buf-count \(bufferCount) is outside 2…64 (one buffer holds the answer being built)"
+            )
+        }
+        if loaderImageBuffer != nil, bootloaderMode != .firmwareLoader {
+            throw SimulatorConfigurationError(
+                "--sim-loader-buffer-kib needs --sim-mcuboot-mode firmware-loader: only the Bare Metal firmware loader writes through an image buffer"
+            )
+        }
+        if let loaderImageBuffer, loaderImageBuffer < bufferSize {
+            throw SimulatorConfigurationError(
+                "--sim-loader-buffer-kib \(loaderImageBuffer / 1024): the loader's image buffer holds at least one SMP buffer (\(bufferSize) bytes)"
             )
         }
         if networkCore, bootloaderMode != .overwriteOnly {

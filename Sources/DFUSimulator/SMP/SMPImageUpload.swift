@@ -38,6 +38,9 @@ struct SMPUploadRequest {
 struct SMPFlashWork {
     var eraseBytes = 0
     var writeBytes = 0
+    /// The written bytes went into the firmware loader's image buffer: the answer does not wait
+    /// for their flash write.
+    var buffered = false
 }
 
 extension SMPServer {
@@ -86,6 +89,12 @@ extension SMPServer {
             }
         }
         guard var current = inProgress else { return .mcumgrError(.unknown) }
+        if let free = imageBufferFree {
+            // sdk-nrf-bm `img_mgmt_write_image_data`: a full ring is `MGMT_ERR_EBUSY`, answered
+            // with success and the offset unchanged
+            guard request.data.count <= free else { return .success(["off": CBORValue(current.offset)]) }
+            work.buffered = work.eraseBytes == 0  // the first chunk's erase is waited for
+        }
         slots.writeSecondary(request.data, at: current.offset)
         work.writeBytes = request.data.count
         current.offset += request.data.count

@@ -23,6 +23,9 @@ struct SMPServer: Sendable {
     let isFirmwareLoader: Bool
     /// The upload in progress.
     var inProgress: SMPImageUpload?
+    /// Bytes the firmware loader's image buffer takes now, when it writes through one
+    /// (`SMPDeviceConfiguration.loaderImageBuffer`); set before each request.
+    var imageBufferFree: Int?
 
     init(configuration: SMPDeviceConfiguration, timing: SimulationTiming, isFirmwareLoader: Bool = false) {
         self.configuration = configuration

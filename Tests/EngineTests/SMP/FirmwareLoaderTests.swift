@@ -52,6 +52,30 @@ final class FirmwareLoaderTests: XCTestCase {
             central.snapshot(of: SMPUpdateTests.address)?.address, SMPUpdateTests.address.description)
     }
 
+    /// sdk-nrf-bm's loader answers a chunk its full image buffer cannot take with success and
+    /// the offset unchanged: the chunk goes again, and the upload is neither failed nor retried.
+    func testABusyLoaderIsSentTheChunkAgain() async throws {
+        let central = try SimulatedCentral(devices: [
+            Self.device { device in
+                device.mtu = 498
+                device.smp.bufferSize = 2475
+                device.smp.reassembly = true
+                device.smp.loaderImageBuffer = 8 * 1024
+                device.timing.wordWrite = .microseconds(200)  // slower than the link
+            }
+        ])
+        let image = try SMPUpdateTests.image("1.1.0", size: 60_000)
+        let (result, events) = await SMPUpdateTests.update(image, on: central)
+        XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(result.retries, 0)
+        XCTAssertEqual(central.snapshot(of: SMPUpdateTests.address)?.firmwareRevision, "1.1.0")
+        let busy = events.filter {
+            if case .log(_, let line) = $0 { line.contains("storage is busy") } else { false }
+        }
+        XCTAssertFalse(busy.isEmpty, "the loader's buffer never filled")
+        XCTAssertGreaterThan(result.bytesResent, 0)
+    }
+
     func testALinkLostInTheLoaderIsResumedThere() async throws {
         let central = try SimulatedCentral(devices: [
             Self.device { $0.faults = [.disconnectAt(bytes: 10_000)] }

@@ -208,7 +208,9 @@ final class SMPUpdateTests: XCTestCase {
         let cases = [
             Case(mtu: 65, bufferSize: 384, bufferCount: 4, reassembly: false),
             Case(mtu: 23, bufferSize: 384, bufferCount: 4, reassembly: true),
-            Case(mtu: 247, bufferSize: 2475, bufferCount: 2, reassembly: true),
+            // 3, not 2: with 2 buffers the answered request and its answer hold both until the
+            // event after the answer, so the request sent in that event is lost (docs/simulator.md)
+            Case(mtu: 247, bufferSize: 2475, bufferCount: 3, reassembly: true),
             Case(mtu: 247, bufferSize: 2475, bufferCount: 6, reassembly: false),
             Case(mtu: 498, bufferSize: 128, bufferCount: 8, reassembly: false),
             Case(mtu: 65, bufferSize: 1024, bufferCount: 3, reassembly: true, pageErase: .milliseconds(400)),

@@ -37,6 +37,22 @@ final class SMPUploadWindowTests: XCTestCase {
         XCTAssertEqual(window.answered(sequence: 10, expectedOffset: 100), .unknown, "answered already")
     }
 
+    /// sdk-nrf-bm's firmware loader answers a chunk its full image buffer cannot take with
+    /// success and the chunk's own offset: the chunk goes again, later answers are stale.
+    func testABusyAnswerSendsTheChunkAgain() {
+        var window = SMPUploadWindow(length: 1000, capacity: 2, from: 0)
+        window.sent(sequence: 1, count: 100)
+        XCTAssertEqual(window.answered(sequence: 1, expectedOffset: 100), .accepted)
+        window.sent(sequence: 2, count: 100)
+        window.sent(sequence: 3, count: 100)
+        XCTAssertEqual(window.answered(sequence: 2, expectedOffset: 100), .busy(at: 100))
+        XCTAssertEqual(window.nextOffset, 100)
+        XCTAssertEqual(window.answered(sequence: 3, expectedOffset: 100), .stale)
+        window.sent(sequence: 4, count: 100)
+        XCTAssertEqual(window.answered(sequence: 4, expectedOffset: 200), .accepted)
+        XCTAssertEqual(window.confirmed, 200)
+    }
+
     func testAResumedUploadStartsAtTheDevicesOffset() {
         var window = SMPUploadWindow(length: 1000, capacity: 2, from: 600)
         XCTAssertEqual(window.nextOffset, 600)

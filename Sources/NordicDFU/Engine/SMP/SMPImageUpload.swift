@@ -142,6 +142,8 @@ struct SMPImageUpload {
             case .accepted: match = answer.match ?? match
             case .rewound(let offset):
                 session.log(.verbose, "the device expects offset \(offset): going back")
+            case .busy(let offset):
+                session.log(.verbose, "the device's storage is busy: sending offset \(offset) again")
             case .stale, .unknown: break
             }
             if let report = meter.update(window.confirmed) { session.emit(.progress(report)) }

@@ -12,6 +12,9 @@ struct SMPUploadWindow: Sendable {
         case accepted
         /// The device expects another offset: the upload goes on from `offset`.
         case rewound(to: Int)
+        /// The device did not take the chunk at the offset it expects (a Bare Metal firmware
+        /// loader's full image buffer answers success and the offset unchanged): it goes again.
+        case busy(at: Int)
         /// An answer to a chunk sent before the last rewind.
         case stale
         /// No chunk in flight has this sequence number.
@@ -72,7 +75,7 @@ struct SMPUploadWindow: Sendable {
         guard chunk.generation == generation else { return .stale }
         if expectedOffset == chunk.offset + chunk.count { return .accepted }
         rewind(to: expectedOffset)
-        return .rewound(to: expectedOffset)
+        return expectedOffset == chunk.offset ? .busy(at: expectedOffset) : .rewound(to: expectedOffset)
     }
 
     /// The device holds the whole file (its image list shows it), whatever answers are missing.

@@ -1,9 +1,15 @@
 import DFUSupport
 import GATT
 
-/// The notifications (or indications) of one characteristic, queued as they arrive until the
-/// engine asks for the next one. Every wait is bounded in real time; when the link drops, waits
-/// fail with the transport's error.
+/// The notifications (or indications) of one characteristic, taken from the transport one at a
+/// time when the engine waits for one and none is queued. Every wait is bounded in real time;
+/// when the link drops, waits fail with the transport's error.
+///
+/// Taking a value only for a wait (not as soon as the transport has it) keeps the moment the
+/// engine receives it in the engine's own order of operations: the simulator moves an SMP
+/// link's clock when its answer is taken (docs/simulated-time.md), so writes sent before the
+/// engine waits overlap the device's work as they do on a real link. A transport queues what
+/// arrives meanwhile.
 package final class NotificationInbox: Sendable {
     /// The one caller waiting for a value.
     private struct Waiter {
@@ -31,6 +37,8 @@ package final class NotificationInbox: Sendable {
         var waiter: Waiter?
         var watchdog: Watchdog?
         var nextID = 0
+        /// Whether the pump is taking a value from the transport (asked for by a wait).
+        var pulling = false
 
         mutating func takeID() -> Int {
             nextID += 1
@@ -40,16 +48,24 @@ package final class NotificationInbox: Sendable {
 
     private let state = Locked(State())
     private let pump = Locked<Task<Void, Never>?>(nil)
+    /// Asks the pump for one value.
+    private let demand: AsyncStream<Void>.Continuation
 
-    /// Starts queueing what `stream` delivers, on `executor` (the transport's thread, where the
-    /// update runs) when given.
+    /// Takes values from `stream` as waits ask for them, on `executor` (the transport's thread,
+    /// where the update runs) when given.
     package init(
         _ stream: AsyncThrowingStream<[UInt8], any Error>, device: String, executor: (any TaskExecutor)? = nil
     ) {
+        let (demands, demand) = AsyncStream<Void>.makeStream()
+        self.demand = demand
         let task = Task(executorPreference: executor) { [state] in
             var end: any Error = GATTError.disconnected(device: device, reason: "notifications ended")
+            var values = stream.makeAsyncIterator()
             do {
-                for try await value in stream { Self.deliver(value, to: state) }
+                for await _ in demands {
+                    guard let value = try await values.next() else { break }
+                    Self.deliver(value, to: state)
+                }
             } catch {
                 end = error
             }
@@ -61,6 +77,7 @@ package final class NotificationInbox: Sendable {
     /// Stops listening; pending and later waits fail.
     package func close() {
         pump.withLock { $0?.cancel() }
+        demand.finish()
         Self.finish(CancellationError(), state: state)
     }
 
@@ -84,6 +101,10 @@ package final class NotificationInbox: Sendable {
                     if let end = inbox.end { return .failure(end) }
                     let deadline = ContinuousClock.now + timeout
                     inbox.waiter = Waiter(id: id, continuation: continuation, deadline: deadline)
+                    if !inbox.pulling {
+                        inbox.pulling = true
+                        demand.yield()
+                    }
                     if inbox.watchdog.map({ $0.wakes > deadline }) ?? true {
                         inbox.watchdog?.task.cancel()
                         let watchdogID = inbox.takeID()
@@ -126,6 +147,7 @@ package final class NotificationInbox: Sendable {
 
     private static func deliver(_ value: [UInt8], to state: Locked<State>) {
         let waiter = state.withLock { state in
+            state.pulling = false
             if state.waiter == nil { state.buffered.append(value) }
             defer { state.waiter = nil }
             return state.waiter
