@@ -76,8 +76,11 @@ final class RolloutHelpTests: XCTestCase {
     private let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
 
     func testEveryOptionStatesItsDefault() async throws {
-        // options without a default: files and limits that apply only when given
-        let noDefault: Set = ["--slot-size", "--simulated-devices", "--report", "--state"]
+        // options without a default: files, limits and passkey sources that apply only when given
+        let noDefault: Set = [
+            "--slot-size", "--simulated-devices", "--report", "--state", "--passkey-file", "--passkey-env",
+            "--passkey-command",
+        ]
         for command in [["gateway"], ["fleet"], ["rollout", "create"]] {
             let help = try await CLIRunner.run(command + ["--help"]).stdoutText
             // one entry per option, with its wrapped lines and discussion

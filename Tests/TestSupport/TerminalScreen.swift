@@ -16,10 +16,13 @@ public enum TerminalScreen {
         _ command: String, in folder: URL, columns: Int = 100, rows: Int = 60,
         timeout: Duration = .seconds(90), interruptOn: String? = nil
     ) async throws -> (screen: [String], status: Int32) {
+        // a tmux server of its own (socket named for the session): a server shared between runs
+        // exits when its last session is killed, and a run starting then finds it gone
         let session = "dfu-test-\(UUID().uuidString.prefix(8))"
+        let tmux = { (arguments: [String]) throws -> String in try Self.tmux(arguments, server: session) }
         let marker = "EXIT-STATUS="
         let script = "cd '\(folder.path)' && \(command); echo \(marker)$?; sleep 600"
-        try tmux(["new-session", "-d", "-s", session, "-x", String(columns), "-y", String(rows), script])
+        _ = try tmux(["new-session", "-d", "-s", session, "-x", String(columns), "-y", String(rows), script])
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         let deadline = ContinuousClock.now + timeout
         var interruptOn = interruptOn
@@ -28,7 +31,7 @@ public enum TerminalScreen {
                 separator: "\n", omittingEmptySubsequences: false
             ).map(String.init)
             if let prefix = interruptOn, screen.contains(where: { $0.hasPrefix(prefix) }) {
-                try tmux(["send-keys", "-t", session, "C-c"])
+                _ = try tmux(["send-keys", "-t", session, "C-c"])
                 interruptOn = nil
             }
             if let last = screen.last(where: { $0.hasPrefix(marker) }) {
@@ -46,11 +49,10 @@ public enum TerminalScreen {
         public var description: String
     }
 
-    /// Runs tmux with `arguments` and returns what it printed. Spawned and reaped here with
+    /// Runs tmux with `arguments` on the server at socket `server` and returns what it printed. Spawned and reaped here with
     /// posix_spawn and waitpid: Foundation's `Process` missed the exit of a tmux client (which
     /// stayed a zombie) and waited for ever.
-    @discardableResult
-    private static func tmux(_ arguments: [String]) throws -> String {
+    private static func tmux(_ arguments: [String], server: String) throws -> String {
         // into a file, not a pipe: the tmux server that the first call starts keeps the
         // client's descriptors open for as long as it runs
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID()).out")
@@ -61,7 +63,7 @@ public enum TerminalScreen {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = (["tmux", "-L", "dfu-tests"] + arguments).map { strdup($0) } + [nil]
+        let argv = (["tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else {
