@@ -40,26 +40,38 @@ extension BlueZPeripheral {
     /// Waits for bluetoothd to list other services for the device on this link: after a Service
     /// Changed indication, bluetoothd (`src/gatt-client.c`, `src/device.c`) discovers the
     /// changed range again and replaces the device's service objects, with `ServicesResolved`
-    /// true once done. Polls the object tree until `isWanted` accepts the table; nil after
-    /// `timeout`.
+    /// true once done. The peripheral lists the new table from then on; nil after `timeout`.
     public func servicesAfterChange(
         timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
     ) async throws -> [GATTService]? {
+        guard let changed = try await Self.changedTable(context: context, timeout: timeout, until: isWanted)
+        else { return nil }
+        table.withLock { $0 = changed }
+        return changed.services
+    }
+
+    /// Reads the device's objects every 250 ms until `ServicesResolved` is true and `isWanted`
+    /// accepts the table they hold; nil after `timeout`. Throws `disconnected` once the link is
+    /// down.
+    static func changedTable(
+        context: CharacteristicContext, timeout: Duration,
+        until isWanted: @escaping @Sendable ([GATTService]) -> Bool
+    ) async throws -> ServiceTable? {
         let deadline = ContinuousClock.now + timeout
+        let (device, path) = (context.device, context.devicePath)
         while ContinuousClock.now < deadline {
-            if let reason = link.downReason { throw GATTError.disconnected(device: address, reason: reason) }
+            if let reason = context.link.downReason {
+                throw GATTError.disconnected(device: device, reason: reason)
+            }
             let tree: ObjectTree
             do {
-                tree = try await bus.managedObjects()
+                tree = try await context.bus.managedObjects()
             } catch {
-                throw gattError(error, "listing the services of \(address)", device: address)
+                throw gattError(error, "listing the services of \(device)", device: device)
             }
             if tree.properties(path, BlueZ.deviceInterface)?["ServicesResolved"]?.boolValue == true {
-                let changed = Self.table(in: tree, under: path, context: context)
-                if isWanted(changed.services) {
-                    table.withLock { $0 = changed }
-                    return changed.services
-                }
+                let changed = table(in: tree, under: path, context: context)
+                if isWanted(changed.services) { return changed }
             }
             try await Task.sleep(for: .milliseconds(250))
         }
