@@ -93,4 +93,10 @@ final class BondedButtonlessTests: XCTestCase {
             EngineHarness.logs(events).contains("waiting for Service Changed"), EngineHarness.logs(events))
         harness.assertRuns(package)
     }
+
+    /// The application answers Not Bonded (`20 01 07`, `ble_dfu_bonded.c`) to a peer it holds no
+    /// bond for: the advice names the option that pairs.
+    func testNotBondedAdviceNamesThePairingOption() {
+        XCTAssertTrue(DFUError.remoteButtonlessDFUNotBonded.advice.contains("--pair"))
+    }
 }
