@@ -40,10 +40,13 @@ extension BlueZPeripheral {
     /// Waits for bluetoothd to list other services for the device on this link: after a Service
     /// Changed indication, bluetoothd (`src/gatt-client.c`, `src/device.c`) discovers the
     /// changed range again and replaces the device's service objects, with `ServicesResolved`
-    /// true once done. The peripheral lists the new table from then on; nil after `timeout`.
+    /// true once done. The peripheral lists the new table from then on; nil after `timeout`, and
+    /// at once for a device that is not paired (no bond, no encryption, no Service Changed: its
+    /// stale table is dropped instead, `disconnectDiscardingCachedServices`).
     public func servicesAfterChange(
         timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
     ) async throws -> [GATTService]? {
+        guard (try? await bus.isPaired(path, device: address)) == true else { return nil }
         guard let changed = try await Self.changedTable(context: context, timeout: timeout, until: isWanted)
         else { return nil }
         table.withLock { $0 = changed }
