@@ -1,4 +1,5 @@
 import DBus
+import DFUSupport
 import GATT
 
 /// A device connected through bluetoothd. The link counts as down once `Device1.Connected`
@@ -16,8 +17,10 @@ public final class BlueZPeripheral: GATTPeripheral {
     /// Pairs the device through the central's agent; nil without one.
     let pairing: DevicePairing?
     private let monitor: DeviceMonitor
-    private let serviceList: [GATTService]
-    private let characteristicPaths: [String]
+    let context: CharacteristicContext
+    /// The services as bluetoothd lists them, and their characteristics' object paths; a
+    /// Service Changed replaces them (`servicesAfterChange`).
+    let table: Locked<ServiceTable>
 
     init(central: BlueZCentral, monitor: DeviceMonitor, address: String, name: String?, tree: ObjectTree) {
         self.bus = central.bus
@@ -29,36 +32,12 @@ public final class BlueZPeripheral: GATTPeripheral {
             DevicePairing(agent: $0, bus: central.bus, path: monitor.path, address: address)
         }
         self.pairing = pairing
-        var services: [GATTService] = []
-        var characteristicPaths: [String] = []
-        let context = CharacteristicContext(
+        context = CharacteristicContext(
             bus: central.bus, link: link, device: address, devicePath: monitor.path, options: central.options,
             pendingCommands: CommandWindow(
                 limit: central.options.writeValueWindow, bus: central.bus, link: link, device: address),
             pairing: pairing)
-        for servicePath in tree.paths(with: BlueZ.serviceInterface, under: monitor.path) {
-            guard
-                let uuid = tree.properties(servicePath, BlueZ.serviceInterface)?["UUID"]?.stringValue
-                    .flatMap(BluetoothUUID.init)
-            else { continue }
-            var characteristics: [any GATTCharacteristic] = []
-            for characteristicPath in tree.paths(with: BlueZ.characteristicInterface, under: servicePath) {
-                let values = tree.properties(characteristicPath, BlueZ.characteristicInterface) ?? [:]
-                guard values["Service"]?.stringValue == servicePath,
-                    let characteristicUUID = values["UUID"]?.stringValue.flatMap(BluetoothUUID.init)
-                else { continue }
-                characteristics.append(
-                    BlueZCharacteristic(
-                        context: context, path: characteristicPath, uuid: characteristicUUID,
-                        serviceUUID: uuid,
-                        properties: CharacteristicProperties(
-                            flagNames: values["Flags"]?.stringArrayValue ?? [])))
-                characteristicPaths.append(characteristicPath)
-            }
-            services.append(GATTService(uuid: uuid, characteristics: characteristics))
-        }
-        serviceList = services
-        self.characteristicPaths = characteristicPaths
+        table = Locked(Self.table(in: tree, under: monitor.path, context: context))
         let link = self.link
         monitor.observe { snapshot in
             if let gone = snapshot.goneReason {
@@ -73,7 +52,7 @@ public final class BlueZPeripheral: GATTPeripheral {
 
     public var mtu: Int {
         get async {
-            for path in characteristicPaths {
+            for path in table.withLock(\.characteristicPaths) {
                 if let value = try? await bus.property(
                     path, BlueZ.characteristicInterface, "MTU", timeout: .seconds(5)),
                     let mtu = value.intValue
@@ -91,7 +70,7 @@ public final class BlueZPeripheral: GATTPeripheral {
 
     public func services() async throws -> [GATTService] {
         if let reason = link.downReason { throw GATTError.disconnected(device: address, reason: reason) }
-        return serviceList
+        return table.withLock(\.services)
     }
 
     public func disconnect() async {

@@ -26,6 +26,9 @@ struct DeviceCore: Sendable {
     var firmwareRevision: String
     /// How many times an SMP device's settings (its storage partition) were erased.
     var settingsErasures = 0
+    /// Whether the device holds the central's bond: the application's peer manager keeps it,
+    /// and buttonless DFU with bonds hands it to the bootloader (peer data in its settings).
+    var holdsBond = false
 
     // Fault bookkeeping.
     private var notificationsSent = 0

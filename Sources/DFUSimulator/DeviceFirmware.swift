@@ -24,7 +24,8 @@ enum DeviceFirmware: Sendable {
     var services: [ServiceSpec] {
         switch self {
         case .application(let application): application.services
-        case .secureBootloader: GATTLayout.secureBootloader
+        case .secureBootloader(let bootloader):
+            GATTLayout.secureBootloader(requiringBonds: bootloader.requiresBonds)
         case .legacyBootloader: GATTLayout.legacyBootloader
         case .smpApplication: GATTLayout.smpApplication
         case .off: []

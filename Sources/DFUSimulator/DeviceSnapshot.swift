@@ -28,6 +28,8 @@ public struct DeviceSnapshot: Equatable, Sendable {
     /// The image hash of what a simulated nRF5340's network core runs, which its image list
     /// does not show; nil without a network core.
     public var networkCoreHash: [UInt8]?
+    /// Whether it holds the central's bond (`LinkSecurity`).
+    public var holdsBond: Bool
 
     init(_ device: SimulatedDevice) {
         address = device.address.description
@@ -46,5 +48,6 @@ public struct DeviceSnapshot: Equatable, Sendable {
         firmwareRevision = device.core.firmwareRevision
         connectionAttempts = device.core.connectAttempts
         settingsErasures = device.core.settingsErasures
+        holdsBond = device.core.holdsBond
     }
 }

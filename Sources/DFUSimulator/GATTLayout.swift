@@ -6,6 +6,9 @@ import NordicDFU
 struct CharacteristicSpec: Sendable {
     var uuid: BluetoothUUID
     var properties: CharacteristicProperties
+    /// Writes and the CCCD need an encrypted link (the SoftDevice's security mode 1 level 2,
+    /// `SEC_JUST_WORKS`); on a plain link the device answers ATT insufficient encryption.
+    var requiresEncryption = false
 }
 
 /// A primary service as the device declares it.
@@ -24,14 +27,22 @@ enum GATTLayout {
             CharacteristicSpec(uuid: DeviceInformationUUIDs.firmwareRevision, properties: .read)
         ])
 
-    static let secureBootloader = [
-        ServiceSpec(
-            uuid: uuids.secureService,
-            characteristics: [
-                CharacteristicSpec(uuid: uuids.secureControlPoint, properties: [.write, .notify]),
-                CharacteristicSpec(uuid: uuids.securePacket, properties: .writeWithoutResponse),
-            ])
-    ]
+    /// With `NRF_DFU_BLE_REQUIRES_BONDS` both characteristics need an encrypted link
+    /// (`nrf_dfu_ble.c`: `write_perm` level 2 instead of 1).
+    static func secureBootloader(requiringBonds: Bool) -> [ServiceSpec] {
+        [
+            ServiceSpec(
+                uuid: uuids.secureService,
+                characteristics: [
+                    CharacteristicSpec(
+                        uuid: uuids.secureControlPoint, properties: [.write, .notify],
+                        requiresEncryption: requiringBonds),
+                    CharacteristicSpec(
+                        uuid: uuids.securePacket, properties: .writeWithoutResponse,
+                        requiresEncryption: requiringBonds),
+                ])
+        ]
+    }
 
     static let legacyDFUService = ServiceSpec(
         uuid: uuids.legacyService,
@@ -43,13 +54,18 @@ enum GATTLayout {
 
     static let legacyBootloader = [legacyDFUService]
 
+    /// The with-bonds characteristic (`ble_dfu_bonded.c`) takes writes and its CCCD on an
+    /// encrypted link only (`SEC_JUST_WORKS`); the without-bonds one is open.
     static func secureApplication(bonded: Bool) -> [ServiceSpec] {
         let buttonless = bonded ? uuids.buttonlessWithBonds : uuids.buttonlessWithoutBonds
         return [
             deviceInformation,
             ServiceSpec(
                 uuid: uuids.secureService,
-                characteristics: [CharacteristicSpec(uuid: buttonless, properties: [.write, .indicate])]),
+                characteristics: [
+                    CharacteristicSpec(
+                        uuid: buttonless, properties: [.write, .indicate], requiresEncryption: bonded)
+                ]),
         ]
     }
 

@@ -10,7 +10,7 @@ extension SecureBootloader {
         guard size <= core.configuration.commandObjectMaximumSize else {
             return .failure(.insufficientResources, extended: nil)
         }
-        self = SecureBootloader(prn: prn)
+        self = SecureBootloader(prn: prn, requiresBonds: requiresBonds)
         commandSize = size
         command.reserveCapacity(size)
         return .success
@@ -51,7 +51,7 @@ extension SecureBootloader {
         if accepted != nil { return respond(opCode, .success, at: time) }
         switch SecureInitCheck.check(command, on: core) {
         case .refused(let outcome):
-            self = SecureBootloader(prn: prn)
+            self = SecureBootloader(prn: prn, requiresBonds: requiresBonds)
             return respond(opCode, outcome, at: time)
         case .accepted(let accepted):
             self.accepted = accepted
@@ -81,7 +81,7 @@ extension SecureBootloader {
         let validatedAt = flashed + core.timing.hashTime(bytes: executedOffset).nanoseconds
         let version = accepted.packet.type == .softdevice ? nil : accepted.packet.fwVersion
         guard let image = staging.validated(against: .sha256(accepted.digest), version: version) else {
-            self = SecureBootloader(prn: prn)
+            self = SecureBootloader(prn: prn, requiresBonds: requiresBonds)
             return respond(opCode, .failure(.extendedError, extended: .verificationFailed), at: validatedAt)
         }
         core.install(image)

@@ -36,9 +36,14 @@ struct SecureBootloader: Bootloader {
 
     var dataOffset: Int { staging?.count ?? 0 }
 
+    /// Built with `NRF_DFU_BLE_REQUIRES_BONDS`: entered from an application that handed it its
+    /// bond, it keeps the address and serves DFU on an encrypted link only (`nrf_dfu_ble.c`).
+    let requiresBonds: Bool
+
     /// A bootloader that has just started; `prn` carries the setting over when an update restarts.
-    init(prn: UInt16 = 0) {
+    init(prn: UInt16 = 0, requiresBonds: Bool = false) {
         self.prn = prn
+        self.requiresBonds = requiresBonds
         prnCountdown = prn
     }
 

@@ -6,6 +6,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
     let uuid: BluetoothUUID
     let serviceUUID: BluetoothUUID
     let properties: CharacteristicProperties
+    private let requiresEncryption: Bool
     private let world: SimulationWorld
     private let device: Int
     private let connection: Int
@@ -20,6 +21,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
         uuid = spec.uuid
         serviceUUID = service
         properties = spec.properties
+        requiresEncryption = spec.requiresEncryption
         self.world = world
         self.device = device
         self.connection = connection
@@ -47,6 +49,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
         }
         try checkLength(value)
         try await paced { state, link in
+            try secure(&link, in: &state, for: "write")
             if !properties.isDisjoint(with: [.notify, .indicate]), link.subscriptions[uuid]?.isOpen != true {
                 throw refused(
                     "write",
@@ -67,6 +70,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
         }
         try checkLength(value)
         try await paced { state, link in
+            try secure(&link, in: &state, for: "write without response")
             let event = link.schedule.transmit(slots: timing.slots(forPayload: value.count), now: &state.now)
             let output = state.deliver(value, to: uuid, of: device, at: link.schedule.time(ofEvent: event))
             if output.notifications.isEmpty, !output.dropsLink, output.reset == nil { return }
@@ -82,6 +86,7 @@ final class SimulatedCharacteristic: GATTCharacteristic {
             world.received(event: event, device: device, connection: connection)
         }
         try world.withLink(device: device, connection: connection) { state, link in
+            try secure(&link, in: &state, for: "subscribe")
             // The CCCD write is a write request.
             let event = link.schedule.transmit(slots: 1, now: &state.now)
             link.subscriptions[uuid]?.finish(throwing: nil)
@@ -107,6 +112,15 @@ final class SimulatedCharacteristic: GATTCharacteristic {
             try await Task.sleep(for: .nanoseconds(Int64(Double(elapsed) * timing.realTimeFactor)))
         }
         return result
+    }
+
+    /// A characteristic that needs an encrypted link gets it first, as bluetoothd gets it
+    /// after ATT insufficient encryption.
+    private func secure(
+        _ link: inout SimulatedConnection, in state: inout SimulationWorld.State, for operation: String
+    ) throws {
+        guard requiresEncryption else { return }
+        try state.encrypt(&link, device: device, for: "\(operation) \(uuid)")
     }
 
     private func checkLength(_ value: [UInt8]) throws {

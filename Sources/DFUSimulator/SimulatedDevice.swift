@@ -8,6 +8,10 @@ struct SimulatedConnection: Sendable {
     let mtu: Int
     var subscriptions: [BluetoothUUID: NotificationChannel] = [:]
     let disconnection = DisconnectionSignal()
+    /// Whether the link is encrypted (with a bond both sides hold), and whether the central
+    /// already tried to get it so on this link (it tries once, as bluetoothd does).
+    var isEncrypted = false
+    var securityTried = false
 }
 
 /// One simulated device: what survives resets (`core`), what runs (`firmware`), where it
@@ -73,7 +77,9 @@ struct SimulatedDevice: Sendable {
             core.bootloaderName = nil
         case .bootloader(let keepsAddress):
             firmware =
-                kind.isLegacy ? .legacyBootloader(LegacyBootloader()) : .secureBootloader(SecureBootloader())
+                kind.isLegacy
+                ? .legacyBootloader(LegacyBootloader())
+                : .secureBootloader(SecureBootloader(requiresBonds: kind == .secureAppBonded))
             address = keepsAddress ? core.identityAddress : core.identityAddress.incremented
             let configured = configuration.bootloaderName
             advertisedName = kind.isLegacy ? configured : core.bootloaderName ?? configured

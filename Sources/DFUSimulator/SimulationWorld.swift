@@ -12,6 +12,8 @@ final class SimulationWorld: Sendable {
         var nextConnectionID = 1
         var scanners: [Int: Scanner] = [:]
         var nextScannerID = 0
+        /// The devices (by identity address) the central holds a bond for (`LinkSecurity`).
+        var centralBonds: Set<BluetoothAddress> = []
     }
 
     struct Scanner {

@@ -49,6 +49,15 @@ public protocol GATTPeripheral: AnyObject, Sendable {
     /// have changed its table at the same address (e.g. reset into its bootloader) while the
     /// transport listed the table it had kept.
     func disconnectDiscardingCachedServices() async
+
+    /// Waits, on this link, for the device's services to change (a Service Changed indication
+    /// and the transport's discovery after it) until `isWanted` accepts them; returns them, or
+    /// nil when `timeout` passes first. For a bonded device at the same address that the
+    /// transport listed with the table it kept (an nRF5 bootloader entered with bonds indicates
+    /// Service Changed once the link is encrypted).
+    func servicesAfterChange(
+        timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
+    ) async throws -> [GATTService]?
 }
 
 /// A primary service and its characteristics.
@@ -70,6 +79,11 @@ public struct GATTService: Sendable {
 extension GATTPeripheral {
     /// A transport that keeps no table between connections only disconnects.
     public func disconnectDiscardingCachedServices() async { await disconnect() }
+
+    /// A transport that reads the table afresh at every connection has nothing to wait for.
+    public func servicesAfterChange(
+        timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
+    ) async throws -> [GATTService]? { nil }
 
     /// The first service with `uuid`, if the device has one.
     public func service(_ uuid: BluetoothUUID) async throws -> GATTService? {

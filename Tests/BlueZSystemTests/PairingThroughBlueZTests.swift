@@ -6,7 +6,7 @@ import XCTest
 /// `dfu-sim --sim-security …` on the same bluetoothd, each side with its own agent. An
 /// authenticated SMP device is paired with its fixed passkey and updated; an encrypted one with
 /// Just Works; a wrong passkey fails once; no output holds a passkey; the bond the run made is
-/// removed.
+/// removed. A Secure DFU device with bonds is updated on the bond its bootloader keeps.
 final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let passkey = "314159"
@@ -90,6 +90,20 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
             ["fleet", inventory.path, "--pair", "--json", "--state", state.path], timeout: .seconds(240))
         outputs += [run.stdout, run.stderr, (try? String(contentsOf: state, encoding: .utf8)) ?? ""]
         XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
+        let held = try await simulator.stop()
+        XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
+        try await assertNoBond(address)
+    }
+
+    /// Secure DFU buttonless with bonds (docs/engine.md): the application's 8EC90004 and the
+    /// bootloader's characteristics need an encrypted link; the Just Works bond made with the
+    /// application encrypts the bootloader's link at the same address, and the bond this run
+    /// made is removed only once the update is over.
+    func testASecureDeviceWithBondsIsUpdatedOnTheBondItsBootloaderKeeps() async throws {
+        let (simulator, address) = try await simulate("secure-app-bonded", ["--sim-security", "encrypt"])
+        served.append(simulator)
+        let run = record(try await flash("Firmware/secure_app.zip", device: address, ["--pair"]))
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
         try await assertNoBond(address)

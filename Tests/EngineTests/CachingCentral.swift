@@ -9,12 +9,21 @@ import Synchronization
 /// discards it and drops the link (`disconnected`), as the `BlueZ` module does on ATT error
 /// 0x01, and so does `disconnectDiscardingCachedServices`. The next connection then lists the
 /// device's own table, and keeps it.
+///
+/// `bonded`: the central holds the device's bond, as bluetoothd after pairing. It then keeps the
+/// table through `disconnectDiscardingCachedServices` (bluetoothd does not remove a paired
+/// device), and the device's Service Changed, once the link is encrypted, replaces the stale
+/// table on the link (`servicesAfterChange`).
 final class CachingCentral: GATTCentral {
     private let central: any GATTCentral
+    private let bonded: Bool
     private let kept = Mutex<[String: [GATTService]]>([:])
     private let discards = Mutex(0)
 
-    init(_ central: any GATTCentral) { self.central = central }
+    init(_ central: any GATTCentral, bonded: Bool = false) {
+        self.central = central
+        self.bonded = bonded
+    }
 
     var linkTime: any LinkTime { central.linkTime }
 
@@ -48,7 +57,12 @@ final class CachingCentral: GATTCentral {
                 uuid: service.uuid,
                 characteristics: service.characteristics.map { StaleCharacteristic($0, use: discard) })
         }
-        return StalePeripheral(peripheral, listing: table, discard: discard)
+        let changed: @Sendable () -> [GATTService] = { [self] in
+            kept.withLock { $0[address] = own }
+            return own
+        }
+        return StalePeripheral(
+            peripheral, listing: table, discard: discard, serviceChanged: bonded ? changed : nil)
     }
 
     private static func layout(of table: [GATTService]) -> [[BluetoothUUID]] {
@@ -61,14 +75,17 @@ private final class StalePeripheral: GATTPeripheral {
     private let peripheral: any GATTPeripheral
     private let table: [GATTService]
     private let discard: @Sendable () async -> GATTError
+    /// The device's own table, once its Service Changed arrived; nil without a bond.
+    private let serviceChanged: (@Sendable () -> [GATTService])?
 
     init(
         _ peripheral: any GATTPeripheral, listing table: [GATTService],
-        discard: @escaping @Sendable () async -> GATTError
+        discard: @escaping @Sendable () async -> GATTError, serviceChanged: (@Sendable () -> [GATTService])?
     ) {
         self.peripheral = peripheral
         self.table = table
         self.discard = discard
+        self.serviceChanged = serviceChanged
     }
 
     var address: String { peripheral.address }
@@ -84,7 +101,17 @@ private final class StalePeripheral: GATTPeripheral {
         try await peripheral.waitForDisconnection(timeout: timeout)
     }
 
-    func disconnectDiscardingCachedServices() async { _ = await discard() }
+    func disconnectDiscardingCachedServices() async {
+        guard serviceChanged == nil else { return await peripheral.disconnect() }
+        _ = await discard()
+    }
+
+    func servicesAfterChange(
+        timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
+    ) async throws -> [GATTService]? {
+        guard let own = serviceChanged?(), isWanted(own) else { return nil }
+        return own
+    }
 }
 
 /// A characteristic of a stale table: the device has no attribute at its handle.

@@ -13,7 +13,8 @@ extension DFUError {
             .remoteSecureDFUInvalidObject:
             "the bootloader rejects the init packet; sign the package with the key the bootloader trusts"
         case .remoteButtonlessDFUNotBonded:
-            "bond with the device first, or use an application with buttonless DFU without bonds"
+            "the link is encrypted but this host holds no bond with the device: pair with it (--pair, "
+                + "docs/pairing.md), or use an application with buttonless DFU without bonds"
         case .remoteButtonlessDFUBusy:
             "try again in a few seconds"
         case .remoteButtonlessDFUOpCodeNotSupported, .remoteButtonlessDFUInvalidAdvertisementName:
