@@ -192,6 +192,8 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "MCUmgr", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The `dfu-update` binary run as users run it (through `CLIRunner`).
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(
             name: "MCUmgrTests",

@@ -7,7 +7,7 @@ import XCTest
 
 /// Safe rollout: the plan writes nothing, a failed canary stops the rollout, `maximumFailures`
 /// stops starting updates, a device's whole update is retried after a lost link.
-final class RolloutTests: XCTestCase {
+final class FleetCanaryTests: XCTestCase {
     private let package = "app"
 
     private func fleet(
