@@ -26,7 +26,8 @@ public protocol RolloutStore: Sendable {
     func summary(of rollout: String) async throws -> RolloutSummary
 
     /// Up to `limit` of the rollout's devices in inventory order, from the one at `position`
-    /// (0: the first): one page, read through the devices' position index.
+    /// (0: the first; a rollout's positions run from 0 without a gap): one page, read through
+    /// the devices' position index.
     func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus]
 
     /// The gateways that claimed devices of the rollout, by name, with when each was last heard from.

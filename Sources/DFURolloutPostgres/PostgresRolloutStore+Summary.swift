@@ -19,13 +19,15 @@ extension PostgresRolloutStore {
             var binds = PostgresBindings()
             binds.append(header.id)
             binds.append(position)
-            binds.append(limit)
+            binds.append(position + limit)
+            // a range of positions (they run from 0 without a gap), not a LIMIT: before a new
+            // rollout is analyzed, the planner would read and sort all its devices for each page
             return try await Self.devices(
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
                             SELECT \(DeviceListingSQL.columns) FROM devices
-                            WHERE rollout_id = $1 AND position >= $2 ORDER BY position LIMIT $3
+                            WHERE rollout_id = $1 AND position >= $2 AND position < $3 ORDER BY position
                             """, binds: binds), logger: self.logger))
         }
     }

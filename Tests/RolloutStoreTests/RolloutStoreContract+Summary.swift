@@ -5,7 +5,8 @@ import XCTest
 /// The reads a gateway and `rollout list` make instead of the whole status.
 extension RolloutStoreContract {
     /// A summary says what the status says, without the devices; the devices read by name are
-    /// the status's own, in inventory order, names the rollout lacks left out.
+    /// the status's own, in inventory order, names the rollout lacks left out; pages read by
+    /// position are the status's devices, and the gateways its gateways.
     func summaryAndNamedDevicesMatchStatus() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 12, canary: 2, maxFailures: 5))
         try await assertSummaryMatchesStatus(store, spec)
@@ -25,6 +26,13 @@ extension RolloutStoreContract {
         XCTAssertEqual(named, status.devices.filter { wanted.contains($0.device) })
         XCTAssertEqual(named.map(\.device), [0, 3, 4, 5, 11].map { spec.devices[$0].device })
         XCTAssertEqual(named.first(where: { $0.device == held[2].device })?.held, true)
+        var pages: [DeviceStatus] = []
+        for position in stride(from: 0, to: 15, by: 5) {
+            pages += try await store.devices(of: spec.name, from: position, limit: 5)
+        }
+        XCTAssertEqual(pages, status.devices, "pages of 5 from 0, 5 and 10: every device once, in order")
+        let gateways = try await store.gateways(of: spec.name)
+        XCTAssertEqual(gateways, status.gateways)
         let none = try await store.devices(of: spec.name, named: [])
         XCTAssertEqual(none, [])
         try await store.apply(.cancel, to: spec.name)

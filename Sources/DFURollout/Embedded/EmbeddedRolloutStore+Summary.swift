@@ -24,9 +24,9 @@ extension EmbeddedRolloutStore {
         let header = try header(of: rollout)
         return try connection.query(
             """
-            SELECT \(DeviceListingSQL.columns) FROM devices WHERE rollout_id = ? AND position >= ?
-            ORDER BY position LIMIT ?
-            """, [.integer(header.id), .integer(Int64(position)), .integer(Int64(limit))]
+            SELECT \(DeviceListingSQL.columns) FROM devices
+            WHERE rollout_id = ? AND position >= ? AND position < ? ORDER BY position
+            """, [.integer(header.id), .integer(Int64(position)), .integer(Int64(position + limit))]
         ).map(Self.device)
     }
 
