@@ -50,9 +50,14 @@ final class GatewayLoop: Sendable {
         /// Devices being updated now, by the identifier and the rollout.
         var running: [DeviceIdentifier: String] = [:]
         var contexts: [String: RolloutContext] = [:]
-        /// Each rollout's devices (they never change), to pass over rollouts out of reach
-        /// without loading their packages.
-        var devices: [String: Set<DeviceIdentifier>] = [:]
+        /// Of each rollout, the identifiers seen so far that the store was asked about, and
+        /// those of them that are its devices, by the name the store knows each by (a rollout's
+        /// devices never change): the store is asked once per identifier (`members`).
+        var asked: [String: Set<DeviceIdentifier>] = [:]
+        var members: [String: [DeviceIdentifier: String]] = [:]
+        /// Of each rollout, its devices this gateway sees that have no result as far as it
+        /// knows, in the order it claims them (`candidates`).
+        var queue: [String: [String]] = [:]
         var unusable: Set<String> = []
         /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
         var waitingFor: Set<String> = []
@@ -131,22 +136,29 @@ final class GatewayLoop: Sendable {
         metrics.sawDevices(seen.count)
         var claimed = false
         for rollout in rollouts where free > 0 {
-            guard try await !devices(of: rollout).isDisjoint(with: seen),
-                let context = try await context(of: rollout)
-            else { continue }
-            let (busy, mine) = state.withLock { state in
-                (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
-            }
-            let candidates = context.devices(among: seen).filter { !busy.contains(DeviceIdentifier($0)) }
-            let limit = min(free, context.concurrency - mine)
-            guard !candidates.isEmpty, limit > 0 else { continue }
-            let sent = ContinuousClock.now
-            let claims = try await agent.store.claim(
-                rollout, for: configuration.name, among: candidates, limit: limit, lease: configuration.lease)
-            for claim in claims {
-                free -= 1
-                claimed = true
-                start(claim, sent: sent, context: context, group: &group)
+            let members = try await members(of: rollout, among: seen)
+            guard !members.isEmpty, let context = try await context(of: rollout) else { continue }
+            // a second batch when the first one was spent (its devices done or taken)
+            for _ in 0..<2 {
+                let (busy, mine) = state.withLock { state in
+                    (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
+                }
+                let available = Set(members.filter { !busy.contains($0.key) }.values)
+                let limit = min(free, context.concurrency - mine)
+                let batch = candidates(of: rollout, among: available, for: limit)
+                guard !batch.isEmpty, limit > 0 else { break }
+                let sent = ContinuousClock.now
+                let claims = try await agent.store.claim(
+                    rollout, for: configuration.name, among: Set(batch), limit: limit,
+                    lease: configuration.lease)
+                for claim in claims {
+                    free -= 1
+                    claimed = true
+                    start(claim, sent: sent, context: context, group: &group)
+                }
+                guard claims.count < limit, try await settle(rollout, batch: batch, claims: claims) else {
+                    break
+                }
             }
         }
         return (rollouts, seen, claimed)
@@ -167,15 +179,6 @@ final class GatewayLoop: Sendable {
             self.state.withLock { _ = $0.running.removeValue(forKey: identifier) }
             self.wakeup.signal()
         }
-    }
-
-    /// The identifiers of the rollout's devices, read once.
-    func devices(of rollout: String) async throws -> Set<DeviceIdentifier> {
-        if let known = state.withLock({ $0.devices[rollout] }) { return known }
-        let devices = Set(
-            try await agent.store.status(of: rollout).devices.map { DeviceIdentifier($0.device) })
-        state.withLock { $0.devices[rollout] = devices }
-        return devices
     }
 
     /// The rollout's context, loaded once; nil (and one event) when it cannot be used, nil

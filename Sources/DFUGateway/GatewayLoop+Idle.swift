@@ -8,15 +8,14 @@ extension GatewayLoop {
     /// second look would scan the adapters again).
     func isIdle(_ rollouts: [String], seen: Set<DeviceIdentifier>) async throws -> Bool {
         for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
-            guard try await !devices(of: rollout).isDisjoint(with: seen) else { continue }
-            let status = try await agent.store.status(of: rollout)
-            waits(for: rollout, paused: status.state == .paused)
-            guard status.state == .active || status.state == .paused else { continue }
-            if status.devices.contains(where: {
-                $0.result == nil && seen.contains(DeviceIdentifier($0.device))
-            }) {
-                return false
-            }
+            let members = try await members(of: rollout, among: seen)
+            guard !members.isEmpty else { continue }
+            let summary = try await agent.store.summary(of: rollout)
+            waits(for: rollout, paused: summary.state == .paused)
+            guard summary.state == .active || summary.state == .paused else { continue }
+            // only the devices in reach are read, not the rollout's
+            let reached = try await agent.store.devices(of: rollout, named: Set(members.values))
+            if reached.contains(where: { $0.result == nil }) { return false }
         }
         return true
     }

@@ -53,6 +53,22 @@ struct MeasuredStore: RolloutStore {
         try await measure("status") { try await base.status(of: rollout) }
     }
 
+    func summary(of rollout: String) async throws -> RolloutSummary {
+        try await measure("summary") { try await base.summary(of: rollout) }
+    }
+
+    func devices(of rollout: String, named names: Set<String>) async throws -> [DeviceStatus] {
+        try await measure("devices") { try await base.devices(of: rollout, named: names) }
+    }
+
+    func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus] {
+        try await measure("page") { try await base.devices(of: rollout, from: position, limit: limit) }
+    }
+
+    func gateways(of rollout: String) async throws -> [GatewayStatus] {
+        try await measure("gateways") { try await base.gateways(of: rollout) }
+    }
+
     func listing(of rollout: String, _ query: DeviceListingQuery) async throws -> DeviceListing {
         try await measure("listing") { try await base.listing(of: rollout, query) }
     }

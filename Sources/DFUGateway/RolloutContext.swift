@@ -45,11 +45,6 @@ struct RolloutContext: Sendable {
         return entry
     }
 
-    /// The rollout's devices among `seen`, by the names the store knows them by.
-    func devices(among seen: Set<DeviceIdentifier>) -> Set<String> {
-        Set(seen.compactMap { entries[$0]?.device })
-    }
-
     /// The rollout's other devices that could be taken for this one's bootloader, or it for
     /// theirs: those at the addresses next to its own (protocol doc §0.4).
     func neighbours(of device: String) -> Set<String> {
@@ -65,7 +60,7 @@ struct RolloutContext: Sendable {
     static func load(_ rollout: String, from store: any RolloutStore, cache: URL) async throws
         -> RolloutContext
     {
-        let status = try await store.status(of: rollout)
+        let summary = try await store.summary(of: rollout)
         let names = try await store.packages(of: rollout)
         var packages: [String: FirmwarePackage] = [:]
         for package in names {
@@ -82,13 +77,16 @@ struct RolloutContext: Sendable {
         if let stored = try await store.inventory(of: rollout) {
             inventory = try FleetInventory(data: stored.bytes, folder: URL(fileURLWithPath: stored.folder))
         } else {
+            // a rollout made without an inventory (by the library): its devices are the entries
             inventory = try FleetInventory(
-                devices: status.devices.map { FleetDeviceEntry(device: $0.device) })
+                devices: try await store.status(of: rollout).devices.map {
+                    FleetDeviceEntry(device: $0.device)
+                })
         }
         return RolloutContext(
             rollout: rollout, inventory: inventory, packages: packages,
             namesByDigest: Dictionary(
                 names.map { ($0.sha256, $0.name) }, uniquingKeysWith: { first, _ in first }),
-            concurrency: status.concurrency)
+            concurrency: summary.concurrency)
     }
 }

@@ -72,6 +72,9 @@ package enum DeviceListingSQL {
     package static let standing =
         "coalesce(result, CASE WHEN lease_gateway IS NOT NULL THEN 'in_progress' ELSE 'pending' END)"
     package static let gateway = "coalesce(lease_gateway, last_gateway)"
+    /// The devices in inventory order, for pages read by position (`RolloutStore.devices(of:from:limit:)`).
+    package static let positionIndex =
+        "CREATE INDEX IF NOT EXISTS devices_in_order ON devices (rollout_id, position)"
     package static let columns =
         "device, result, coalesce(lease_gateway, last_gateway), attempts, error, report, lease_gateway IS NOT NULL"
 }

@@ -19,7 +19,23 @@ public protocol RolloutStore: Sendable {
     /// The names of every rollout, oldest first.
     func rollouts() async throws -> [String]
 
+    /// The rollout with every device (`rollout status`); its cost grows with the rollout.
     func status(of rollout: String) async throws -> RolloutStatus
+
+    /// The rollout's settings, state and counts without its devices, at the same cost at any size.
+    func summary(of rollout: String) async throws -> RolloutSummary
+
+    /// Up to `limit` of the rollout's devices in inventory order, from the one at `position`
+    /// (0: the first; a rollout's positions run from 0 without a gap): one page, read through
+    /// the devices' position index.
+    func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus]
+
+    /// The gateways that claimed devices of the rollout, by name, with when each was last heard from.
+    func gateways(of rollout: String) async throws -> [GatewayStatus]
+
+    /// The rollout's devices named in `names`, in inventory order (names it lacks are left
+    /// out): each one looked up by its key, so the cost follows `names`, not the rollout.
+    func devices(of rollout: String, named names: Set<String>) async throws -> [DeviceStatus]
 
     /// The rollout counted by standing, gateway and error class, and the page of its devices
     /// `query` selects (`rollout serve`): no more rows than the page leave the store.

@@ -18,6 +18,7 @@ enum PostgresMigrations {
         Step(version: 2, name: "roles and grants", statements: rolesAndGrants),
         Step(version: 3, name: "gateway presence", statements: gatewayPresence),
         Step(version: 4, name: "rollout tallies", statements: rolloutTallies),
+        Step(version: 5, name: "devices in order", statements: [DeviceListingSQL.positionIndex]),
     ]
 
     /// Each rollout's counts (`RolloutTallies`), those of existing rollouts counted: operators

@@ -29,7 +29,7 @@ extension PostgresRolloutStore {
 
     public func withdraw(_ gateway: String, instance: String) async throws {
         try await transaction { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 UPDATE gateways SET instance = NULL, present_until = NULL
                 WHERE name = \(gateway) AND instance = \(instance)

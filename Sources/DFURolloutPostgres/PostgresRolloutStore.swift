@@ -144,14 +144,7 @@ public final class PostgresRolloutStore: RolloutStore {
                         unsafeSQL:
                             "SELECT \(DeviceListingSQL.columns) FROM devices WHERE rollout_id = $1 ORDER BY position",
                         binds: binds), logger: self.logger))
-            binds = PostgresBindings()
-            binds.append(header.id)
-            var gateways: [GatewayStatus] = []
-            let gatewayRows = try await connection.query(
-                PostgresQuery(unsafeSQL: RolloutRules.gatewaysSQL, binds: binds), logger: self.logger)
-            for try await (name, lastSeen) in gatewayRows.decode((String, Date).self) {
-                gateways.append(GatewayStatus(name: name, lastSeen: lastSeen))
-            }
+            let gateways = try await self.gateways(of: header, on: connection)
             return RolloutStatus(
                 rollout: rollout, state: try await self.state(of: header, on: connection),
                 canary: header.canary, maxFailures: header.maxFailures, concurrency: header.concurrency,

@@ -4,10 +4,11 @@ import Foundation
 
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
 /// as a store that cannot be reached (or, given another failure, refuses as that). Remembers the end of the last lease the store granted, and
-/// counts the claims asked for.
+/// counts the claims and whole statuses asked for.
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
-    private let state = Locked((cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, calls: 0))
+    private let state = Locked(
+        (cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0, calls: 0))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
 
@@ -20,6 +21,9 @@ final class CutStore: RolloutStore {
 
     /// Claims asked for so far, answered or not.
     var claimCalls: Int { state.withLock { $0.claimCalls } }
+
+    /// Whole statuses (every device) asked for so far.
+    var statusCalls: Int { state.withLock { $0.statusCalls } }
 
     /// In the store's clock.
     var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
@@ -53,8 +57,29 @@ final class CutStore: RolloutStore {
     }
 
     func status(of rollout: String) async throws -> RolloutStatus {
+        state.withLock { $0.statusCalls += 1 }
         try reach()
         return try await store.status(of: rollout)
+    }
+
+    func summary(of rollout: String) async throws -> RolloutSummary {
+        try reach()
+        return try await store.summary(of: rollout)
+    }
+
+    func devices(of rollout: String, named names: Set<String>) async throws -> [DeviceStatus] {
+        try reach()
+        return try await store.devices(of: rollout, named: names)
+    }
+
+    func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus] {
+        try reach()
+        return try await store.devices(of: rollout, from: position, limit: limit)
+    }
+
+    func gateways(of rollout: String) async throws -> [GatewayStatus] {
+        try reach()
+        return try await store.gateways(of: rollout)
     }
 
     func claim(

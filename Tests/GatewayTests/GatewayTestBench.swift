@@ -31,10 +31,11 @@ final class GatewayTestBench: Sendable {
     }
 
     /// A rollout of `devices` devices, all with the fixture `package` (or a package of `bytes`,
-    /// stored as the store takes it, unchecked).
+    /// stored as the store takes it, unchecked); `withInventory`: with the inventory file that
+    /// `rollout create` stores, which names the package.
     func createRollout(
         _ name: String, devices: Int, package: String = "secure/secure_app_20_hex_signed.zip",
-        bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4
+        bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4, withInventory: Bool = false
     ) async throws {
         let bytes = try bytes ?? Data(contentsOf: try Fixtures.url(package))
         let packageName = folder.appendingPathComponent("app.zip").path
@@ -44,10 +45,18 @@ final class GatewayTestBench: Sendable {
             devices: (0..<devices).map {
                 RolloutDevice(device: Self.address($0), packageSHA256: rolloutPackage.sha256)
             },
-            canary: canary, concurrency: concurrency)
+            canary: canary, concurrency: concurrency,
+            inventory: withInventory ? inventory(devices: devices, package: "app.zip") : nil)
         let store = try openStore()
         try await store.create(spec)
         await store.close()
+    }
+
+    private func inventory(devices: Int, package: String) -> RolloutInventory {
+        let entries = (0..<devices).map { #"{"device": "\#(Self.address($0))"}"# }
+        let json =
+            #"{"defaults": {"package": "\#(package)"}, "devices": [\#(entries.joined(separator: ", "))]}"#
+        return RolloutInventory(bytes: Data(json.utf8), folder: folder.path)
     }
 
     func openStore() throws -> EmbeddedRolloutStore { try EmbeddedRolloutStore(path: storePath) }

@@ -22,4 +22,7 @@ final class PostgresRolloutStoreTests: PostgresTestCase {
     func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
     func testCountsStayExact() async throws { try await contract.countsStayExact() }
+    func testSummaryAndNamedDevicesMatchStatus() async throws {
+        try await contract.summaryAndNamedDevicesMatchStatus()
+    }
 }

@@ -57,6 +57,41 @@ final class RolloutOperatorOutputTests: XCTestCase {
         XCTAssertFalse(text.contains("held"), text)
     }
 
+    /// A rollout of more devices than a page: `status --json` is still one object on one line,
+    /// every device in inventory order, the summary counting them all; the text has every line.
+    func testStatusOfManyPagesIsOneObjectOnOneLine() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let spec = RolloutFixtures.spec(devices: 2_345)
+        let gateway = try EmbeddedRolloutStore(path: store)
+        try await gateway.create(spec)
+        for claim in try await gateway.claim(
+            spec.name, for: "hall-a", among: nil, limit: 3, lease: .seconds(60))
+        {
+            try await gateway.report(claim, DeviceOutcome(result: .completed))
+        }
+        let last = try await gateway.claim(
+            spec.name, for: "hall-b", among: [spec.devices[2_344].device], limit: 1, lease: .seconds(60))
+        try await gateway.report(last[0], DeviceOutcome(result: .failed, error: "lost link"))
+        await gateway.close()
+
+        let run = try await CLIRunner.run(["rollout", "status", spec.name, "--store", store, "--json"])
+        XCTAssertEqual(run.stdoutText.filter { $0 == "\n" }.count, 1, "one line")
+        let status = try await RolloutCLI.run(["status", spec.name, "--store", store]).object
+        let devices = try status.objects("devices")
+        XCTAssertEqual(try devices.map { try $0.string("device") }, spec.devices.map(\.device))
+        XCTAssertEqual(try devices[2_344].string("error"), "lost link")
+        let summary = try status.object("summary")
+        XCTAssertEqual(try summary.int("completed"), 3)
+        XCTAssertEqual(try summary.int("failed"), 1)
+        XCTAssertEqual(try summary.int("pending"), 2_341)
+        XCTAssertEqual(try status.objects("gateways").map { try $0.string("gateway") }, ["hall-a", "hall-b"])
+        let text = try await CLIRunner.run(["rollout", "status", spec.name, "--store", store]).stdoutText
+        XCTAssertEqual(
+            text.split(separator: "\n").count, 1 + 2_345 + 2 + 1, "rollout, devices, gateways, summary")
+        XCTAssertTrue(text.hasSuffix("3 completed, 1 failed, 2341 pending\n"), String(text.suffix(80)))
+    }
+
     func testEmptyNamesAreUsageErrors() async throws {
         let folder = try RolloutCLI.temporaryFolder(self)
         let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path

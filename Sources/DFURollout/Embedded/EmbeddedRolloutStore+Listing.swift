@@ -36,12 +36,7 @@ extension EmbeddedRolloutStore {
         let devices = try connection.query(
             "SELECT \(DeviceListingSQL.columns) FROM devices WHERE \(filter) ORDER BY position LIMIT ? OFFSET ?",
             values + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
-        ).map { row in
-            DeviceStatus(
-                device: row.text(0) ?? "", result: row.text(1).flatMap(DeviceResult.init(rawValue:)),
-                gateway: row.text(2), held: row.int(6) != 0, attempts: row.int(3), error: row.text(4),
-                report: row.blob(5))
-        }
+        ).map(Self.device)
         return DeviceListing(
             state: try state(of: header), counts: counts, matching: matching, devices: devices)
     }

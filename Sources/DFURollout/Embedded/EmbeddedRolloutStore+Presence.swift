@@ -31,7 +31,7 @@ extension EmbeddedRolloutStore {
 
     public func withdraw(_ gateway: String, instance: String) throws {
         try connection.writeTransaction {
-            try connection.query(
+            _ = try connection.query(
                 "UPDATE gateways SET instance = NULL, present_until = NULL WHERE name = ? AND instance = ?",
                 [.text(gateway), .text(instance)])
         }

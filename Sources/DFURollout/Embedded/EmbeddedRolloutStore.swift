@@ -82,20 +82,10 @@ public actor EmbeddedRolloutStore: RolloutStore {
     public func status(of rollout: String) throws -> RolloutStatus {
         let header = try header(of: rollout)
         let devices = try connection.query(
-            """
-            SELECT device, result, coalesce(lease_gateway, last_gateway), attempts, error, report,
-              lease_gateway IS NOT NULL
-            FROM devices WHERE rollout_id = ? ORDER BY position
-            """, [.integer(header.id)]
-        ).map { row in
-            DeviceStatus(
-                device: row.text(0) ?? "", result: row.text(1).flatMap(DeviceResult.init(rawValue:)),
-                gateway: row.text(2), held: row.int(6) != 0, attempts: row.int(3), error: row.text(4),
-                report: row.blob(5))
-        }
-        let gateways = try connection.query(RolloutRules.gatewaysSQL, [.integer(header.id)]).map { row in
-            GatewayStatus(name: row.text(0) ?? "", lastSeen: Date(timeIntervalSince1970: row.real(1) ?? 0))
-        }
+            "SELECT \(DeviceListingSQL.columns) FROM devices WHERE rollout_id = ? ORDER BY position",
+            [.integer(header.id)]
+        ).map(Self.device)
+        let gateways = try gateways(of: header)
         return RolloutStatus(
             rollout: rollout, state: try state(of: header), canary: header.canary,
             maxFailures: header.maxFailures, concurrency: header.concurrency, devices: devices,

@@ -1,6 +1,6 @@
 /// The embedded store's tables (docs/rollout.md, "Layout"), versioned by SQLite's `user_version`.
 enum EmbeddedSchema {
-    static let version = 3
+    static let version = 4
 
     /// Creates the tables of version 1 (times are seconds since 1970 in the store's clock).
     static let version1 = """
@@ -67,6 +67,9 @@ enum EmbeddedSchema {
     /// Version 3: each rollout's counts (`RolloutTallies`), those of existing rollouts counted.
     static let version3 = [RolloutTallies.tableSQL, RolloutTallies.backfillSQL]
 
+    /// Version 4: the devices in inventory order, for pages of `rollout status`.
+    static let version4 = DeviceListingSQL.positionIndex
+
     /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
     static func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {
@@ -81,6 +84,7 @@ enum EmbeddedSchema {
             if current < 1 { try connection.execute(version1) }
             if current < 2 { try connection.execute(version2) }
             if current < 3 { for statement in version3 { try connection.execute(statement) } }
+            if current < 4 { try connection.execute(version4) }
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }

@@ -20,30 +20,29 @@ struct RolloutListCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let statuses = try await withStore(store) { store in
-            var statuses: [RolloutStatus] = []
-            for name in try await store.rollouts() { statuses.append(try await store.status(of: name)) }
-            return statuses
+        // summaries: the kept counts, not every device of every rollout
+        let summaries = try await withStore(store) { store in
+            var summaries: [RolloutSummary] = []
+            for name in try await store.rollouts() { summaries.append(try await store.summary(of: name)) }
+            return summaries
         }
         if json {
-            Output.line(.object([("rollouts", .array(statuses.map { .object(Self.members($0)) }))]))
-        } else if statuses.isEmpty {
+            Output.line(.object([("rollouts", .array(summaries.map { .object(Self.members($0)) }))]))
+        } else if summaries.isEmpty {
             Output.line("the store has no rollouts: \(try store.location())")
         } else {
-            for status in statuses {
-                let pending = status.devices.count { $0.result == nil }
+            for summary in summaries {
                 Output.line(
-                    "\(status.rollout)  \(status.state.rawValue)  \(Plural.count(status.devices.count, "device")), \(pending) pending"
+                    "\(summary.rollout)  \(summary.state.rawValue)  \(Plural.count(summary.devices, "device")), \(summary.pending) pending"
                 )
             }
         }
     }
 
-    private static func members(_ status: RolloutStatus) -> [(String, JSONValue)] {
+    private static func members(_ summary: RolloutSummary) -> [(String, JSONValue)] {
         [
-            ("rollout", .string(status.rollout)), ("state", .string(status.state.rawValue)),
-            ("devices", .int(status.devices.count)),
-            ("pending", .int(status.devices.count { $0.result == nil })),
+            ("rollout", .string(summary.rollout)), ("state", .string(summary.state.rawValue)),
+            ("devices", .int(summary.devices)), ("pending", .int(summary.pending)),
         ]
     }
 }

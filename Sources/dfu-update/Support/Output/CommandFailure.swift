@@ -93,6 +93,12 @@ enum Output {
         TerminalDisplay.shared.print(text, toStandardOutput: true)
     }
 
+    /// Part of a line on stdout, as it is read (a large `rollout status --json`); the line ends
+    /// with the `line` that follows.
+    static func part(_ text: String) {
+        TerminalDisplay.shared.print(text, toStandardOutput: true, ending: "")
+    }
+
     static func error(_ text: String) {
         TerminalDisplay.shared.print(text)
     }

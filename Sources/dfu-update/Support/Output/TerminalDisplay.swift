@@ -21,13 +21,14 @@ final class TerminalDisplay: Sendable {
 
     private init() { isTerminal = isatty(STDERR_FILENO) == 1 }
 
-    /// Prints `text` (a line or several) above the live block: to stderr, or to stdout.
-    func print(_ text: String, toStandardOutput: Bool = false) {
+    /// Prints `text` (a line or several, ended by `ending`) above the live block: to stderr, or
+    /// to stdout.
+    func print(_ text: String, toStandardOutput: Bool = false, ending: String = "\n") {
         block.withLock { block in
             let output = toStandardOutput ? FileHandle.standardOutput : FileHandle.standardError
-            guard isTerminal, !block.isEmpty else { return output.write(Data((text + "\n").utf8)) }
+            guard isTerminal, !block.isEmpty else { return output.write(Data((text + ending).utf8)) }
             write(erase(block))
-            output.write(Data((text + "\n").utf8))
+            output.write(Data((text + ending).utf8))
             write(draw(block))
         }
     }

@@ -1,0 +1,70 @@
+import DFURollout
+import Foundation
+import PostgresNIO
+
+/// The reads whose cost does not grow with the rollout: a gateway's, `rollout list`'s, and
+/// `rollout status` page by page.
+extension PostgresRolloutStore {
+    public func summary(of rollout: String) async throws -> RolloutSummary {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            return RolloutSummary(
+                rollout, header: header, tally: try await self.tally(of: header, on: connection))
+        }
+    }
+
+    public func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus] {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            var binds = PostgresBindings()
+            binds.append(header.id)
+            binds.append(position)
+            binds.append(position + limit)
+            // a range of positions (they run from 0 without a gap), not a LIMIT: before a new
+            // rollout is analyzed, the planner would read and sort all its devices for each page
+            return try await Self.devices(
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT \(DeviceListingSQL.columns) FROM devices
+                            WHERE rollout_id = $1 AND position >= $2 AND position < $3 ORDER BY position
+                            """, binds: binds), logger: self.logger))
+        }
+    }
+
+    public func gateways(of rollout: String) async throws -> [GatewayStatus] {
+        try await transaction { connection in
+            try await self.gateways(of: try await self.header(of: rollout, on: connection), on: connection)
+        }
+    }
+
+    func gateways(of header: RolloutHeader, on connection: PostgresConnection) async throws -> [GatewayStatus]
+    {
+        var binds = PostgresBindings()
+        binds.append(header.id)
+        var gateways: [GatewayStatus] = []
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: RolloutRules.gatewaysSQL, binds: binds), logger: logger)
+        for try await (name, lastSeen) in rows.decode((String, Date).self) {
+            gateways.append(GatewayStatus(name: name, lastSeen: lastSeen))
+        }
+        return gateways
+    }
+
+    public func devices(of rollout: String, named names: Set<String>) async throws -> [DeviceStatus] {
+        try await transaction { connection in
+            let header = try await self.header(of: rollout, on: connection)
+            var binds = PostgresBindings()
+            binds.append(header.id)
+            binds.append(Array(names))
+            // each name looked up on the devices' key
+            return try await Self.devices(
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT \(DeviceListingSQL.columns) FROM devices
+                            WHERE rollout_id = $1 AND device = ANY($2::text[]) ORDER BY position
+                            """, binds: binds), logger: self.logger))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import DFURollout
+import Foundation
+import XCTest
+
+/// The reads a gateway and `rollout list` make instead of the whole status.
+extension RolloutStoreContract {
+    /// A summary says what the status says, without the devices; the devices read by name are
+    /// the status's own, in inventory order, names the rollout lacks left out; pages read by
+    /// position are the status's devices, and the gateways its gateways.
+    func summaryAndNamedDevicesMatchStatus() async throws {
+        let (store, spec) = try await created(RolloutFixtures.spec(devices: 12, canary: 2, maxFailures: 5))
+        try await assertSummaryMatchesStatus(store, spec)
+        let canary = try await store.claim(
+            spec.name, for: "gw-a", among: nil, limit: 2, lease: RolloutFixtures.longLease)
+        try await store.report(canary[0], DeviceOutcome(result: .completed))
+        try await store.report(canary[1], DeviceOutcome(result: .skipped))
+        let held = try await store.claim(
+            spec.name, for: "gw-b", among: nil, limit: 3, lease: RolloutFixtures.longLease)
+        try await store.report(held[0], DeviceOutcome(result: .failed, error: "lost link"))
+        try await store.report(held[1], DeviceOutcome(result: .aborted))
+        try await assertSummaryMatchesStatus(store, spec)
+        let status = try await store.status(of: spec.name)
+        let wanted = [5, 0, 3, 4, 11].map { spec.devices[$0].device }
+        let named = try await store.devices(
+            of: spec.name, named: Set(wanted + ["C0:DE:FF:FF:FF:FF", "kitchen"]))
+        XCTAssertEqual(named, status.devices.filter { wanted.contains($0.device) })
+        XCTAssertEqual(named.map(\.device), [0, 3, 4, 5, 11].map { spec.devices[$0].device })
+        XCTAssertEqual(named.first(where: { $0.device == held[2].device })?.held, true)
+        var pages: [DeviceStatus] = []
+        for position in stride(from: 0, to: 15, by: 5) {
+            pages += try await store.devices(of: spec.name, from: position, limit: 5)
+        }
+        XCTAssertEqual(pages, status.devices, "pages of 5 from 0, 5 and 10: every device once, in order")
+        let gateways = try await store.gateways(of: spec.name)
+        XCTAssertEqual(gateways, status.gateways)
+        let none = try await store.devices(of: spec.name, named: [])
+        XCTAssertEqual(none, [])
+        try await store.apply(.cancel, to: spec.name)
+        try await assertSummaryMatchesStatus(store, spec)
+        do {
+            _ = try await store.summary(of: "no-such-rollout")
+            XCTFail("a summary of a rollout the store lacks")
+        } catch RolloutStoreError.noSuchRollout(let name) {
+            XCTAssertEqual(name, "no-such-rollout")
+        }
+        try await store.close()
+    }
+
+    private func assertSummaryMatchesStatus(
+        _ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line
+    ) async throws {
+        let status = try await store.status(of: spec.name)
+        let expected = RolloutSummary(
+            rollout: spec.name, state: status.state, canary: status.canary, maxFailures: status.maxFailures,
+            concurrency: status.concurrency, devices: status.devices.count, results: status.summary)
+        let summary = try await store.summary(of: spec.name)
+        XCTAssertEqual(summary, expected, line: line)
+        XCTAssertEqual(summary.pending, status.devices.count { $0.result == nil }, line: line)
+    }
+}
