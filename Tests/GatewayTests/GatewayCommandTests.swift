@@ -50,4 +50,40 @@ final class GatewayCommandTests: XCTestCase {
         XCTAssertNil(device.result)
         XCTAssertFalse(device.held, "the device was given back")
     }
+
+    /// An inventory may write an address in any case; the store keeps it as BlueZ prints it, the
+    /// form in which a gateway asks for the devices it sees.
+    func testAnAddressWrittenInMixedCaseIsUpdated() async throws {
+        let bench = try GatewayTestBench(self)
+        try FileManager.default.copyItem(
+            at: try Fixtures.url("secure/secure_app_20_hex_signed.zip"),
+            to: bench.folder.appendingPathComponent("app.zip"))
+        let address = GatewayTestBench.address(0)
+        let written = address.prefix(9).lowercased() + address.dropFirst(9)
+        let inventory = bench.folder.appendingPathComponent("rollout.json")
+        try Data(#"{"defaults": {"package": "app.zip"}, "devices": [{"device": "\#(written)"}]}"#.utf8).write(
+            to: inventory)
+        let created = try await CLIRunner.run([
+            "rollout", "create", "mixed", inventory.path, "--store", bench.storePath,
+        ])
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let simulated = bench.folder.appendingPathComponent("sim.json")
+        try Data(
+            """
+            {"devices": [{"device": "\(address)", "simulate": {"kind": "secure-app", \
+            "firmware_version": "\(GatewayTestBench.installedVersion)"}}]}
+            """.utf8
+        ).write(to: simulated)
+        let gateway = try await CLIRunner.run([
+            "gateway", "--store", bench.storePath, "--name", "mixed-gw", "--simulated-devices",
+            simulated.path,
+            "--poll", "0.2", "--exit-when-idle",
+        ])
+        XCTAssertEqual(gateway.status, 0, gateway.stderr)
+        let store = try bench.openStore()
+        let device = try await store.status(of: "mixed").devices[0]
+        await store.close()
+        XCTAssertEqual(device.device, address)
+        XCTAssertEqual(device.result, .completed, "\(device)")
+    }
 }

@@ -3,6 +3,7 @@ import DFUFleet
 import DFURollout
 import DFUSupport
 import Foundation
+import GATT
 
 /// `dfu-update rollout create NAME INVENTORY`: puts an inventory's devices and its packages' bytes
 /// into the store, as a new active rollout.
@@ -68,10 +69,13 @@ struct RolloutCreateCommand: ContractCommand {
             RolloutPackage(name: $0, bytes: try Data(contentsOf: URL(fileURLWithPath: $0)))
         }
         let digests = Dictionary(uniqueKeysWithValues: packages.map { ($0.name, $0.sha256) })
-        // A device's own package, or the default when no rule could choose another.
+        // A device's own package, or the default when no rule could choose another. An address is
+        // stored as BlueZ prints it (upper case), which is how gateways ask for the devices they see.
         let devices = inventory.devices.map { entry in
             let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
-            return RolloutDevice(device: entry.device, packageSHA256: package.flatMap { digests[$0] })
+            return RolloutDevice(
+                device: DeviceIdentifier(entry.device).description,
+                packageSHA256: package.flatMap { digests[$0] })
         }
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,
