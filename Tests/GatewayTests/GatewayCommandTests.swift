@@ -59,7 +59,7 @@ final class GatewayCommandTests: XCTestCase {
             at: try Fixtures.url("secure/secure_app_20_hex_signed.zip"),
             to: bench.folder.appendingPathComponent("app.zip"))
         let address = GatewayTestBench.address(0)
-        let written = address.prefix(9).lowercased() + address.dropFirst(9)
+        let written = address.prefix(3).lowercased() + address.dropFirst(3)  // "c0:DE:…"
         let inventory = bench.folder.appendingPathComponent("rollout.json")
         try Data(#"{"defaults": {"package": "app.zip"}, "devices": [{"device": "\#(written)"}]}"#.utf8).write(
             to: inventory)
