@@ -16,6 +16,7 @@ class SystemTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
+        if testRun?.hasSucceeded == false { await SystemTestEnvironment.printControllerState(after: name) }
         for link in connected { await link.disconnect() }
         connected = []
         if let peripheral {
