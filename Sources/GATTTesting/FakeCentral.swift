@@ -11,11 +11,10 @@ public final class FakeCentral: GATTCentral {
     public typealias Scan =
         @Sendable (_ filter: ScanFilter, _ timeout: Duration, _ central: any GATTCentral) ->
         AsyncThrowingStream<Advertisement, any Error>
-    /// Connects in place of the wrapped central (which it may call, or refuse).
+    /// Connects to the device, within the timeout, in place of the wrapped central (given last,
+    /// to connect through or not).
     public typealias Connect =
-        @Sendable (_ device: DeviceIdentifier, _ timeout: Duration, _ central: any GATTCentral) async throws
-        ->
-        any GATTPeripheral
+        @Sendable (DeviceIdentifier, Duration, any GATTCentral) async throws -> any GATTPeripheral
     /// Changes the link the central opened, given with its number (the first is 1).
     public typealias Link =
         @Sendable (_ link: any GATTPeripheral, _ number: Int) async throws -> any GATTPeripheral
