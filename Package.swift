@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "MCUmgr", targets: ["MCUmgr"]),
         .library(name: "DFURollout", targets: ["DFURollout"]),
         .library(name: "DFURolloutPostgres", targets: ["DFURolloutPostgres"]),
+        .library(name: "GATTTesting", targets: ["GATTTesting"]),
+        .library(name: "RolloutStoreTesting", targets: ["RolloutStoreTesting"]),
         .executable(name: "dfu-update", targets: ["dfu-update"]),
         .executable(name: "dfu-bench", targets: ["dfu-bench"]),
         .executable(name: "dfu-sim", targets: ["dfu-sim"]),
@@ -183,6 +185,11 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "MCUmgr", "DBus",
                 .product(name: "Crypto", package: "swift-crypto"),
             ], path: "Tests/TestSupport"),
+        // Fakes for tests of code above GATT: one wrapper of a real central with hooks that
+        // change what it answers (refusals, faults, stale tables, vanishing devices, bonds).
+        .target(name: "GATTTesting", dependencies: ["DFUSupport", "GATT"]),
+        // What every rollout store must do, as XCTest cases a back end's test class runs.
+        .target(name: "RolloutStoreTesting", dependencies: ["DFURollout"]),
         // glibc's count of live heap bytes, which Swift's Glibc module does not show (LeakTests).
         .target(name: "CHeapInUse", path: "Tests/CHeapInUse"),
         .testTarget(name: "GATTTests", dependencies: ["DFUSupport", "GATT"]),
@@ -206,7 +213,9 @@ let package = Package(
             dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "SimulatorProcess", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),
+            dependencies: [
+                "DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "GATTTesting", "TestSupport",
+            ]),
         .testTarget(
             name: "DFUSimulatorTests",
             dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
@@ -214,7 +223,7 @@ let package = Package(
             name: "FleetTests",
             dependencies: [
                 "DFUSupport", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "GATT",
-                "TestSupport",
+                "GATTTesting", "TestSupport",
             ]),
         .testTarget(
             name: "SimulatorCommandLineTests",
@@ -226,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "RolloutStoreTests",
             dependencies: [
-                "DFURollout", "DFURolloutPostgres", "TestSupport",
+                "DFURollout", "DFURolloutPostgres", "RolloutStoreTesting", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(

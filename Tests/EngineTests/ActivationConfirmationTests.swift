@@ -1,6 +1,6 @@
 import DFUSimulator
-import DFUSupport
 import GATT
+import GATTTesting
 import XCTest
 
 @testable import NordicDFU
@@ -93,7 +93,7 @@ final class ActivationConfirmationTests: XCTestCase {
     func testADeviceThatDoesNotComeBackIsNotConfirmedAndNamesEachAddressOnce() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secure, accepting: package, faults: [.dropFinalAnswer(1)])
-        let central = VanishingCentral(harness.central)
+        let central = FakeCentral.vanishing(harness.central, afterConnections: 1)
         var options = options()
         options.bootloaderScanTimeout = .milliseconds(600)
         let (result, events) = await harness.update(package, options: options, through: central)
@@ -113,7 +113,7 @@ final class ActivationConfirmationTests: XCTestCase {
         let package = try TestPackages.secureSDBLApp()
         let harness = try EngineHarness(.secureApp, accepting: package)
         // the application, then its bootloader for part 1; gone before part 2
-        let central = VanishingCentral(harness.central, connections: 2)
+        let central = FakeCentral.vanishing(harness.central, afterConnections: 2)
         var options = options()
         options.bootloaderScanTimeout = .milliseconds(600)
         let (result, events) = await harness.update(package, options: options, through: central)
@@ -137,39 +137,5 @@ final class ActivationConfirmationTests: XCTestCase {
         let (result, events) = await harness.update(package, options: options)
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
         XCTAssertEqual(harness.snapshot?.activations, 1)
-    }
-}
-
-/// A central whose devices stop advertising after `connections` connections: a device that
-/// does not come back after a reset.
-private final class VanishingCentral: GATTCentral {
-    private let central: any GATTCentral
-    private let left: Locked<Int>
-
-    init(_ central: any GATTCentral, connections: Int = 1) {
-        self.central = central
-        left = Locked(connections)
-    }
-
-    var linkTime: any LinkTime { central.linkTime }
-
-    private var vanished: Bool { left.withLock { $0 <= 0 } }
-
-    func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
-        guard vanished else { return central.scan(filter, timeout: timeout) }
-        return AsyncThrowingStream { continuation in
-            Task {
-                try? await Task.sleep(for: timeout)
-                continuation.finish(throwing: GATTError.timeout(operation: "scan", seconds: timeout.seconds))
-            }
-        }
-    }
-
-    func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
-        guard !vanished else {
-            throw GATTError.connectionFailed(device: device.description, reason: "not advertising")
-        }
-        left.withLock { $0 -= 1 }
-        return try await central.connect(device, timeout: timeout)
     }
 }

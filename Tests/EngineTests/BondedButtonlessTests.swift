@@ -1,5 +1,6 @@
 import DFUSimulator
 import GATT
+import GATTTesting
 import XCTest
 
 @testable import NordicDFU
@@ -83,12 +84,13 @@ final class BondedButtonlessTests: XCTestCase {
     func testTheBootloadersServiceChangedReplacesTheApplicationsTableOnTheLink() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureAppBonded, accepting: package)
-        let central = CachingCentral(harness.central, bonded: true)
+        let tables = KeptTables(bonded: true)
+        let central = tables.central(over: harness.central)
 
         let (result, events) = await harness.update(package, through: central)
 
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
-        XCTAssertEqual(central.discardedTables, 0)
+        XCTAssertEqual(tables.discarded, 0)
         XCTAssertTrue(
             EngineHarness.logs(events).contains("waiting for Service Changed"), EngineHarness.logs(events))
         harness.assertRuns(package)

@@ -1,5 +1,6 @@
 import DFUSimulator
 import GATT
+import GATTTesting
 import MCUmgr
 import XCTest
 
@@ -40,7 +41,7 @@ final class DeviceProbeTests: XCTestCase {
         let central = try SimulatedCentral(devices: [configuration])
         let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
-        let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
+        let found = try await DeviceProbe.read(withoutDeviceInformation(peripheral), timeout: .seconds(5))
         XCTAssertFalse(found.services.contains(DeviceInformationUUIDs.service))
         XCTAssertEqual(found.support?.protocolKind, .smp)
         XCTAssertEqual(found.firmwareRevision, "1.4.2")
@@ -54,11 +55,15 @@ final class DeviceProbeTests: XCTestCase {
             configuration.smp.bootloaderMode = mode
             let central = try SimulatedCentral(devices: [configuration])
             let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
-            let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
+            let found = try await DeviceProbe.read(withoutDeviceInformation(peripheral), timeout: .seconds(5))
             await peripheral.disconnect()
             XCTAssertEqual(found.firmwareRevision, "1.4.2", "the image list is read first")
             XCTAssertEqual(found.bootloader, mode.map { SMPBootloader(name: "MCUboot", mode: $0) })
         }
+    }
+
+    private func withoutDeviceInformation(_ link: any GATTPeripheral) -> any GATTPeripheral {
+        FakePeripheral.hiding(DeviceInformationUUIDs.service, on: link)
     }
 
     /// Device Information strings as firmware writes them: padded with NULs or spaces, or cut
@@ -95,22 +100,4 @@ private final class FixedValue: GATTCharacteristic {
     func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
         AsyncThrowingStream { $0.finish() }
     }
-}
-
-/// A link to a device whose GATT table lacks the Device Information Service.
-private final class WithoutDeviceInformation: GATTPeripheral {
-    private let peripheral: any GATTPeripheral
-    init(_ peripheral: any GATTPeripheral) { self.peripheral = peripheral }
-    var address: String { peripheral.address }
-    var name: String? { peripheral.name }
-    var mtu: Int { get async { await peripheral.mtu } }
-    var isConnected: Bool { get async { await peripheral.isConnected } }
-    func services() async throws -> [GATTService] {
-        try await peripheral.services().filter { $0.uuid != DeviceInformationUUIDs.service }
-    }
-    func disconnect() async { await peripheral.disconnect() }
-    func waitForDisconnection(timeout: Duration) async throws {
-        try await peripheral.waitForDisconnection(timeout: timeout)
-    }
-    func disconnectDiscardingCachedServices() async { await peripheral.disconnectDiscardingCachedServices() }
 }

@@ -1,5 +1,6 @@
 import DFUSimulator
 import GATT
+import GATTTesting
 import XCTest
 
 @testable import NordicDFU
@@ -15,8 +16,8 @@ final class SecurityRefusalTests: XCTestCase {
 
     func testAnSMPDeviceThatRefusesFailsOnceWithItsErrorAndIsDisconnected() async throws {
         for (refusal, expected) in errors {
-            let central = SecurityRefusingCentral(
-                try SimulatedCentral(devices: [SMPUpdateTests.device()]), failing: refusal)
+            let central = FakeCentral.refusingForSecurity(
+                try SimulatedCentral(devices: [SMPUpdateTests.device()]), failure: refusal)
             let (result, _) = await SMPUpdateTests.update(try SMPUpdateTests.image("1.1.0"), on: central)
             XCTAssertEqual(result.failure?.error, expected, "\(refusal): \(result.failure?.message ?? "")")
             XCTAssertEqual(central.connections, 1, "\(refusal)")
@@ -30,7 +31,7 @@ final class SecurityRefusalTests: XCTestCase {
         for kind in [SimulatedDeviceKind.secureApp, .secure] {
             for (refusal, expected) in errors {
                 let harness = try EngineHarness(kind, accepting: package)
-                let central = SecurityRefusingCentral(harness.central, failing: refusal)
+                let central = FakeCentral.refusingForSecurity(harness.central, failure: refusal)
                 let (result, events) = await harness.update(package, through: central)
                 let label = "\(kind) \(refusal)"
                 XCTAssertEqual(result.failure?.error, expected, "\(label): \(EngineHarness.logs(events))")

@@ -1,11 +1,12 @@
 import DFUSimulator
 import GATT
+import GATTTesting
 import XCTest
 
 @testable import NordicDFU
 
 /// A central that lists the GATT table it kept of the device at the same address
-/// (`CachingCentral`), as bluetoothd did in the resource run of docs/reliability.md.
+/// (`KeptTables`), as bluetoothd did in the resource run of docs/reliability.md.
 final class StaleTableTests: XCTestCase {
     /// Buttonless with bonds: the bootloader comes up at the application's address, where the
     /// central lists the application's table. The engine discards it once and finds the
@@ -13,12 +14,13 @@ final class StaleTableTests: XCTestCase {
     func testABootloaderListedWithItsApplicationsTableIsDiscoveredAgain() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureAppBonded, accepting: package)
-        let central = CachingCentral(harness.central)
+        let tables = KeptTables()
+        let central = tables.central(over: harness.central)
 
         let (result, events) = await harness.update(package, through: central)
 
         XCTAssertEqual(result.outcome, .completed, EngineHarness.logs(events))
-        XCTAssertEqual(central.discardedTables, 1)
+        XCTAssertEqual(tables.discarded, 1)
         XCTAssertTrue(
             EngineHarness.logs(events).contains("discovering them again"), EngineHarness.logs(events))
         harness.assertRuns(package)
@@ -30,7 +32,8 @@ final class StaleTableTests: XCTestCase {
     func testAnApplicationListedWithItsBootloadersTableIsUpdatedAgain() async throws {
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureAppBonded, accepting: package)
-        let central = CachingCentral(harness.central)
+        let tables = KeptTables()
+        let central = tables.central(over: harness.central)
         let (first, firstEvents) = await harness.update(package, through: central)
         XCTAssertEqual(first.outcome, .completed, EngineHarness.logs(firstEvents))
 
@@ -39,7 +42,7 @@ final class StaleTableTests: XCTestCase {
         let (second, events) = await harness.update(package, options: options, through: central)
 
         XCTAssertEqual(second.outcome, .completed, EngineHarness.logs(events))
-        XCTAssertEqual(central.discardedTables, 3)
+        XCTAssertEqual(tables.discarded, 3)
         harness.assertRuns(package)
     }
 }

@@ -1,48 +1,10 @@
 import DFUFleet
 import DFUSimulator
-import DFUSupport
 import GATT
+import GATTTesting
 import NordicDFU
 import SimulatorCommandLine
 import XCTest
-
-/// A simulated device's central that pairs as BlueZ's does, as far as the fleet sees it: it
-/// records the passkey source given for each device, holds a bond from the first connection
-/// on (the device asked for security and was paired), and forgets it when told.
-private final class BondingCentral: PairingCentral {
-    let inner: SimulatedCentral
-    let passkeys = Locked([(PasskeySource?, String)]())
-    let removed = Locked([String]())
-    private let bonded: Locked<Bool>
-
-    init(_ inner: SimulatedCentral, bondedBefore: Bool) {
-        self.inner = inner
-        bonded = Locked(bondedBefore)
-    }
-
-    var linkTime: any LinkTime { inner.linkTime }
-
-    func scan(_ filter: ScanFilter, timeout: Duration) -> AsyncThrowingStream<Advertisement, any Error> {
-        inner.scan(filter, timeout: timeout)
-    }
-
-    func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
-        let peripheral = try await inner.connect(device, timeout: timeout)
-        bonded.withLock { $0 = true }
-        return peripheral
-    }
-
-    func usePasskey(_ source: PasskeySource?, for address: String) {
-        passkeys.withLock { $0.append((source, address)) }
-    }
-
-    func isPaired(address: String) async throws -> Bool { bonded.withLock { $0 } }
-
-    func removeBond(address: String) async throws {
-        removed.withLock { $0.append(address) }
-        bonded.withLock { $0 = false }
-    }
-}
 
 /// The fleet gives each device its own passkey source (the inventory's, else the options') and
 /// removes the bond a run made once the device is done, unless bonds are kept.
@@ -86,14 +48,14 @@ final class FleetPairingTests: XCTestCase {
         XCTAssertTrue(report.succeeded, "\(report.devices.map { $0.failure?.message ?? "" })")
         let doorAddress = door.address.description
         let thermoAddress = thermo.address.description
-        XCTAssertEqual(centrals[0].passkeys.withLock { $0.first?.0 }, .environment("DOOR_PASSKEY"))
-        XCTAssertEqual(centrals[0].passkeys.withLock { $0.first?.1 }, doorAddress)
+        XCTAssertEqual(centrals[0].passkeys.first?.0, .environment("DOOR_PASSKEY"))
+        XCTAssertEqual(centrals[0].passkeys.first?.1, doorAddress)
         XCTAssertEqual(
-            centrals[1].passkeys.withLock { $0.first?.0 }, .command("/usr/local/bin/fleet-passkey"))
+            centrals[1].passkeys.first?.0, .command("/usr/local/bin/fleet-passkey"))
         // once done, the device's source is taken back
-        XCTAssertEqual(centrals[0].passkeys.withLock { $0.last?.0 }, nil as PasskeySource?)
-        XCTAssertEqual(centrals[0].removed.withLock { $0 }, [doorAddress], "the bond this run made stays")
-        XCTAssertEqual(centrals[1].removed.withLock { $0 }, [thermoAddress])
+        XCTAssertEqual(centrals[0].passkeys.last?.0, nil as PasskeySource?)
+        XCTAssertEqual(centrals[0].removed, [doorAddress], "the bond this run made stays")
+        XCTAssertEqual(centrals[1].removed, [thermoAddress])
         XCTAssertEqual(log.planned[doorAddress]?.security?.level, .authenticated)
         XCTAssertEqual(log.planned[doorAddress]?.security?.passkey, .environment("DOOR_PASSKEY"))
         XCTAssertNil(log.planned[thermoAddress]?.security?.level)
@@ -102,11 +64,11 @@ final class FleetPairingTests: XCTestCase {
     func testKeptBondsAndBondsHeldBeforeStay() async throws {
         let kept = try await run(keepsBonds: true)
         XCTAssertTrue(kept.report.succeeded)
-        XCTAssertEqual(kept.centrals.flatMap { $0.removed.withLock { $0 } }, [])
+        XCTAssertEqual(kept.centrals.flatMap { $0.removed }, [])
         let held = try await run(bondedBefore: true)
         XCTAssertTrue(held.report.succeeded)
         XCTAssertEqual(
-            held.centrals.flatMap { $0.removed.withLock { $0 } }, [], "a bond held before the run went")
+            held.centrals.flatMap { $0.removed }, [], "a bond held before the run went")
     }
 
     /// Authenticated pairing without a passkey source could only fail on the device: the device
@@ -128,6 +90,6 @@ final class FleetPairingTests: XCTestCase {
     func testAPlanRemovesTheBondItsReadMade() async throws {
         let (centrals, report, _) = try await run(plan: true)
         XCTAssertEqual(report.devices.map(\.result), [.notStarted, .notStarted])
-        XCTAssertEqual(centrals.flatMap { $0.removed.withLock { $0 } }.count, 2)
+        XCTAssertEqual(centrals.flatMap { $0.removed }.count, 2)
     }
 }

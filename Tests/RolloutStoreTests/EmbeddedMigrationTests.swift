@@ -1,3 +1,4 @@
+import RolloutStoreTesting
 import XCTest
 
 @testable import DFURollout

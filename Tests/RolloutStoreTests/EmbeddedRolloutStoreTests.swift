@@ -1,4 +1,5 @@
 import DFURollout
+import RolloutStoreTesting
 import XCTest
 
 /// The contract (RolloutStoreContract) against the embedded SQLite store.

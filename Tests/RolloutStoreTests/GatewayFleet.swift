@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RolloutStoreTesting
 import TestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import DFURollout
 import DFURolloutPostgres
 import Foundation
 import PostgresNIO
+import RolloutStoreTesting
 import TestSupport
 import XCTest
 

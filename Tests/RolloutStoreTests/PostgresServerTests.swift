@@ -1,6 +1,7 @@
 import DFURollout
 import DFURolloutPostgres
 import PostgresNIO
+import RolloutStoreTesting
 import XCTest
 
 /// What only the PostgreSQL store has: its roles and grants, migrations, and a server restarted

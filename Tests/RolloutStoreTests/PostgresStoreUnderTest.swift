@@ -2,6 +2,7 @@ import DFURollout
 import DFURolloutPostgres
 import Foundation
 import PostgresNIO
+import RolloutStoreTesting
 
 /// The PostgreSQL store on the scratch server, as its owner; leases end by the server's clock.
 final class PostgresStoreUnderTest: StoreUnderTest {
@@ -59,3 +60,5 @@ final class PostgresStoreUnderTest: StoreUnderTest {
         }
     }
 }
+
+extension PostgresRolloutStore: TallyReading {}

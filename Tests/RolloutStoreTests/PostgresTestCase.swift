@@ -1,3 +1,4 @@
+import RolloutStoreTesting
 import XCTest
 
 /// A test class whose tests use the scratch PostgreSQL server: found or started before its first

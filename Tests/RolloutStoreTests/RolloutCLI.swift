@@ -1,4 +1,5 @@
 import Foundation
+import RolloutStoreTesting
 import TestSupport
 import XCTest
 

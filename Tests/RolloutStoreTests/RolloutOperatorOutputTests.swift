@@ -1,5 +1,6 @@
 import DFURollout
 import Foundation
+import RolloutStoreTesting
 import TestSupport
 import XCTest
 

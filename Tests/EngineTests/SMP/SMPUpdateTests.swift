@@ -78,7 +78,7 @@ final class SMPUpdateTests: XCTestCase {
         let image = try Self.image("1.1.0")
         let simulated = try SimulatedCentral(devices: [Self.device()])
         let (result, events) = await Self.update(
-            image, on: SMPFaultCentral(simulated, .dropAtStateRead, onConnection: 2))
+            image, on: SMPLinkFault.dropAtStateRead.central(simulated, onConnection: 2))
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
         XCTAssertEqual(result.retries, 1)
         let slot = try running(simulated)
@@ -90,7 +90,7 @@ final class SMPUpdateTests: XCTestCase {
         options.retries = 0
         let once = try SimulatedCentral(devices: [Self.device()])
         let (failed, _) = await Self.update(
-            image, on: SMPFaultCentral(once, .dropAtStateRead, onConnection: 2), options: options)
+            image, on: SMPLinkFault.dropAtStateRead.central(once, onConnection: 2), options: options)
         let failure = try XCTUnwrap(failed.failure)
         XCTAssertEqual(failure.error, .deviceDisconnected)
         XCTAssertFalse(failure.message.contains("bootloader"), failure.message)
@@ -105,7 +105,8 @@ final class SMPUpdateTests: XCTestCase {
         let (clean, _) = await Self.update(image, on: try SimulatedCentral(devices: [Self.device()]))
         XCTAssertEqual(clean.outcome, .completed, "\(clean.failure?.message ?? "")")
         let simulated = try SimulatedCentral(devices: [Self.device()])
-        let lossy = SMPFaultCentral(simulated, .loseUploadAnswer(offset: image.bytes.count), onConnection: 1)
+        let lossy = SMPLinkFault.loseUploadAnswer(offset: image.bytes.count).central(
+            simulated, onConnection: 1)
         let (result, events) = await Self.update(image, on: lossy)
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
         XCTAssertEqual(try running(simulated).hash, image.hash)

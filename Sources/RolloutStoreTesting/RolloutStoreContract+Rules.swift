@@ -5,7 +5,7 @@ import XCTest
 /// The rollout-wide rules, and what the store keeps.
 extension RolloutStoreContract {
     /// Only the canary is claimed until every canary device passed; then the rest.
-    func canaryGoesFirst() async throws {
+    public func canaryGoesFirst() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 6, canary: 2))
         let canary = try await claimAll(store, spec)
         XCTAssertEqual(canary.map(\.device), spec.devices.prefix(2).map(\.device))
@@ -20,7 +20,7 @@ extension RolloutStoreContract {
 
     /// A canary device that fails halts the rollout: nothing more is claimed, and the canary
     /// still running may report.
-    func canaryFailureHalts() async throws {
+    public func canaryFailureHalts() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 6, canary: 2))
         let canary = try await claimAll(store, spec)
         let afterCanaryFailure = try await store.report(
@@ -35,7 +35,7 @@ extension RolloutStoreContract {
     }
 
     /// The rollout halts when its failures reach `maxFailures`, not before.
-    func maxFailuresHalts() async throws {
+    public func maxFailuresHalts() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 8, maxFailures: 2))
         let claims = try await store.claim(
             spec.name, for: "gw", among: nil, limit: 3, lease: RolloutFixtures.longLease)
@@ -54,7 +54,7 @@ extension RolloutStoreContract {
 
     /// Pause stops claims but not held leases; resume starts them again; cancel stops claims
     /// and tells renewing gateways to abort; a cancelled rollout cannot be resumed.
-    func pauseResumeCancel() async throws {
+    public func pauseResumeCancel() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 4))
         let held = try await claimOne(store, spec, gateway: "gw", lease: RolloutFixtures.longLease)
         let paused = try await store.apply(.pause, to: spec.name)
@@ -80,7 +80,7 @@ extension RolloutStoreContract {
     }
 
     /// The last result completes the rollout.
-    func lastResultCompletes() async throws {
+    public func lastResultCompletes() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 3))
         let claims = try await claimAll(store, spec)
         let afterFirst = try await store.report(claims[0], DeviceOutcome(result: .completed))
@@ -95,7 +95,7 @@ extension RolloutStoreContract {
     }
 
     /// Packages are kept by digest and checked; a spec that is wrong is refused whole.
-    func packagesAndSpecsAreChecked() async throws {
+    public func packagesAndSpecsAreChecked() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 2))
         let bytes = try await store.package(RolloutFixtures.package.sha256, of: spec.name)
         XCTAssertEqual(bytes, RolloutFixtures.package.bytes)
@@ -121,7 +121,7 @@ extension RolloutStoreContract {
 
     /// The inventory is kept for the gateways, whose rules choose the package of a device that
     /// names none; such a device needs an inventory.
-    func inventoryIsKept() async throws {
+    public func inventoryIsKept() async throws {
         var spec = RolloutFixtures.spec(devices: 2)
         spec.devices[1].packageSHA256 = nil
         let store = try await backend.open()
@@ -143,7 +143,7 @@ extension RolloutStoreContract {
     }
 
     /// Everything reported survives closing the store and opening it again.
-    func survivesReopening() async throws {
+    public func survivesReopening() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 3, canary: 1, maxFailures: 5))
         let claim = try await claimOne(store, spec, gateway: "gw-a", lease: RolloutFixtures.longLease)
         try await store.report(claim, DeviceOutcome(result: .completed, report: Data("{\"a\":1}".utf8)))

@@ -7,7 +7,7 @@ extension RolloutStoreContract {
     /// A summary says what the status says, without the devices; the devices read by name are
     /// the status's own, in inventory order, names the rollout lacks left out; pages read by
     /// position are the status's devices, and the gateways its gateways.
-    func summaryAndNamedDevicesMatchStatus() async throws {
+    public func summaryAndNamedDevicesMatchStatus() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 12, canary: 2, maxFailures: 5))
         try await assertSummaryMatchesStatus(store, spec)
         let canary = try await store.claim(

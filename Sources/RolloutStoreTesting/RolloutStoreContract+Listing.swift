@@ -6,7 +6,7 @@ import XCTest
 extension RolloutStoreContract {
     /// Counts by gateway, standing and error class agree with `status`; filters and pages select
     /// the devices `status` would, in inventory order.
-    func listingCountsFiltersAndPages() async throws {
+    public func listingCountsFiltersAndPages() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 250))
         let names = spec.devices.map(\.device)
         let report = Data(#"{"error": {"code": 202, "name": "deviceDisconnected", "message": "x"}}"#.utf8)

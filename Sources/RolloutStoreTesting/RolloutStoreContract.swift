@@ -3,13 +3,18 @@ import Foundation
 import XCTest
 
 /// What every back end must do, written once (docs/rollout.md); each back end's test class
-/// runs every case against its own store. Each case opens its own connections and closes them.
-struct RolloutStoreContract {
-    let backend: any StoreUnderTest
+/// runs every case against its own store (a third back end's too: one XCTest method per case,
+/// as `EmbeddedRolloutStoreTests` does). Each case opens its own connections and closes them.
+public struct RolloutStoreContract: Sendable {
+    /// The back end every case runs against.
+    public let backend: any StoreUnderTest
+
+    /// The contract against `backend`.
+    public init(backend: any StoreUnderTest) { self.backend = backend }
 
     /// Eight gateways, each on its own connection, claim at once until nothing is left: every
     /// device is claimed by exactly one of them.
-    func claimsAreExclusive() async throws {
+    public func claimsAreExclusive() async throws {
         let spec = RolloutFixtures.spec(devices: 60)
         let operatorStore = try await backend.open()
         try await operatorStore.create(spec)
@@ -38,7 +43,7 @@ struct RolloutStoreContract {
 
     /// A held device is nobody else's; once its lease expires another gateway takes it over with
     /// a newer token, and the first gateway's report is refused.
-    func expiredLeaseIsTakenOver() async throws {
+    public func expiredLeaseIsTakenOver() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 1))
         let first = try await claimOne(store, spec, gateway: "gw-a", lease: backend.shortLease)
         let secondStore = try await backend.open()
@@ -62,7 +67,7 @@ struct RolloutStoreContract {
     }
 
     /// A renewed lease outlives the end the claim had: nobody else can take the device then.
-    func renewalKeepsTheDevice() async throws {
+    public func renewalKeepsTheDevice() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 1))
         let claim = try await claimOne(store, spec, gateway: "gw-a", lease: backend.shortLease)
         let renewal = try await store.renew(claim, lease: RolloutFixtures.longLease)
@@ -78,7 +83,7 @@ struct RolloutStoreContract {
 
     /// Once taken over, the old claim can neither renew, report nor release; a released claim
     /// can no longer report, and its device is free at once.
-    func staleTokensAreFenced() async throws {
+    public func staleTokensAreFenced() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 2))
         let stale = try await claimOne(store, spec, gateway: "gw-a", lease: backend.shortLease)
         try await backend.passTime(beyond: stale.expiresAt)
@@ -101,7 +106,7 @@ struct RolloutStoreContract {
 
     /// A result is recorded once: a second report of it is refused and changes nothing, and the
     /// device is never claimed again, however much time passes.
-    func resultsAreFinal() async throws {
+    public func resultsAreFinal() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 2))
         let claim = try await claimOne(store, spec, gateway: "gw-a", lease: backend.shortLease)
         try await store.report(
@@ -120,7 +125,7 @@ struct RolloutStoreContract {
 
     /// A device is held from its claim until its gateway reports it or gives it back; the status
     /// names that gateway all along, as the one that held it last.
-    func heldUntilReportedOrGivenBack() async throws {
+    public func heldUntilReportedOrGivenBack() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 2))
         let given = try await claimOne(store, spec, gateway: "gw-a", lease: RolloutFixtures.longLease)
         let reported = try await claimOne(store, spec, gateway: "gw-a", lease: RolloutFixtures.longLease)
@@ -136,7 +141,7 @@ struct RolloutStoreContract {
 
     /// One running gateway per name: another instance is refused while the first's presence
     /// runs, and takes the name once it was withdrawn or ran out.
-    func oneRunningGatewayPerName() async throws {
+    public func oneRunningGatewayPerName() async throws {
         let store = try await backend.open()
         let name = "gw-\(UUID().uuidString.prefix(8))"
         try await store.announce(name, instance: "a", presence: backend.shortLease)
@@ -155,7 +160,7 @@ struct RolloutStoreContract {
     }
 
     /// Only the devices a gateway sees are claimed for it.
-    func claimsOnlyVisibleDevices() async throws {
+    public func claimsOnlyVisibleDevices() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 4))
         let seen: Set<String> = [spec.devices[1].device, spec.devices[3].device]
         let claims = try await store.claim(

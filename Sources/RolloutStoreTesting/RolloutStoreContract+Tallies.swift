@@ -1,21 +1,20 @@
 import DFURollout
-import DFURolloutPostgres
 import Foundation
 import XCTest
 
-/// A store that tells the counts it keeps for a rollout (`RolloutTallies`).
-protocol TallyReading {
+/// A store that tells the counts it keeps for a rollout (`RolloutTallies`). The counts are the
+/// package's own, so only its back ends run `countsStayExact`.
+package protocol TallyReading {
     func tally(of rollout: String) async throws -> RolloutRules.Tally
 }
 
 extension EmbeddedRolloutStore: TallyReading {}
-extension PostgresRolloutStore: TallyReading {}
 
 /// The counts a store keeps instead of reading a rollout's devices on every claim and report.
 extension RolloutStoreContract {
     /// The kept counts equal the devices' own after claims, reports, expired leases, refused
     /// stale reports, releases, pause, resume, gateways reporting at once, and cancel.
-    func countsStayExact() async throws {
+    package func countsStayExact() async throws {
         let (store, spec) = try await created(RolloutFixtures.spec(devices: 40, canary: 3))
         try await assertCountsExact(store, spec)
         let canary = try await store.claim(
@@ -75,7 +74,9 @@ extension RolloutStoreContract {
     }
 
     /// Fails when a count the store keeps differs from its devices' results.
-    func assertCountsExact(_ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line) async throws {
+    package func assertCountsExact(_ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line)
+        async throws
+    {
         let kept = try await XCTUnwrap(store as? any TallyReading, line: line).tally(of: spec.name)
         let devices = try await store.status(of: spec.name).devices
         let canary = devices.prefix(spec.canary).compactMap(\.result)
@@ -91,7 +92,7 @@ extension RolloutStoreContract {
 
 extension RolloutStoreContract {
     /// A rollout of 6 devices, canary 2, with one result of each kind (a migration counts it).
-    static func withResults(_ contract: RolloutStoreContract) async throws -> RolloutSpec {
+    package static func withResults(_ contract: RolloutStoreContract) async throws -> RolloutSpec {
         let (store, spec) = try await contract.created(RolloutFixtures.spec(devices: 6, canary: 2))
         let claims = try await store.claim(
             spec.name, for: "gw", among: nil, limit: 2, lease: RolloutFixtures.longLease)
