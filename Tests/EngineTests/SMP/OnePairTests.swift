@@ -33,20 +33,36 @@ final class OnePairTests: XCTestCase {
     private static func update(_ package: MCUbootPackage, on central: SimulatedCentral) async -> (
         DFUResult, [String]
     ) {
+        let (result, messages, _) = await updateCountingParts(package, on: central)
+        return (result, messages)
+    }
+
+    /// Also returns each `part/total` the progress named, once each.
+    private static func updateCountingParts(
+        _ package: MCUbootPackage, on central: SimulatedCentral
+    ) async -> (DFUResult, [String], [String]) {
+        let parts = Locked<[String]>([])
         let messages = Locked<[String]>([])
         let updater = SMPUpdater(
             package: package, central: central, device: SMPUpdateTests.address, options: DFUOptions())
         let result = await updater.run { event in
             if case .log(_, let message) = event { messages.withLock { $0.append(message) } }
+            if case .progress(let progress) = event {
+                parts.withLock {
+                    let part = "\(progress.part)/\(progress.totalParts)"
+                    if $0.last != part { $0.append(part) }
+                }
+            }
         }
-        return (result, messages.withLock { $0 })
+        return (result, messages.withLock { $0 }, parts.withLock { $0 })
     }
 
     func testNetworkCoreThenApplicationInTwoCyclesThenUpToDate() async throws {
         let central = try SimulatedCentral(devices: [Self.device()])
         let package = try Self.package()
-        let (result, log) = await Self.update(package, on: central)
+        let (result, log, parts) = await Self.updateCountingParts(package, on: central)
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(parts, ["1/2", "2/2"], "the network core's upload first, both counted")
         let snapshot = try XCTUnwrap(central.snapshot(of: SMPUpdateTests.address))
         XCTAssertEqual(snapshot.networkCoreHash, package.images[1].image.hash, "the network core runs it")
         XCTAssertEqual(snapshot.slots.first?.hash, package.images[0].image.hash, "then the application")

@@ -37,11 +37,15 @@ extension SMPUpdateRun {
                     + "application's can use the same slot: --activation no-reset cannot do both",
                 advice: "nothing was sent: update without --activation no-reset")
         }
+        // parts as people count them: every upload of both cycles, the network core's first
+        let uploads = plan.images(.upload, of: package)
+        var sent = 0
         for network in sending {
+            let uploading = uploads.contains { $0.image.hash == network.image.hash }
+            if uploading { sent += 1 }
             link = try await updateNetworkCore(
                 .init(imageIndex: 0, core: .network, image: network.image),
-                uploading: plan.images(.upload, of: package).contains { $0.image.hash == network.image.hash },
-                on: link
+                uploading: uploading ? (sent, uploads.count) : nil, on: link
             ) {
                 link = $0
                 whenReconnected($0)
@@ -58,7 +62,9 @@ extension SMPUpdateRun {
             return link
         }
         let activated = session.tally.partsActivated
-        link = try await second.install(appPlan, of: application, bootloader: bootloader, on: link) {
+        link = try await second.install(
+            appPlan, of: application, bootloader: bootloader, partsBefore: sent, on: link
+        ) {
             link = $0
             whenReconnected($0)
         }
@@ -68,16 +74,20 @@ extension SMPUpdateRun {
 
     /// One cycle for the network core: upload into image 0's secondary slot, confirm, reset, and
     /// check that MCUboot copied it (the application unchanged, the image gone or left unmarked).
+    /// `uploading` numbers its upload among the update's; nil when a slot holds it already.
     private func updateNetworkCore(
-        _ image: MCUbootPackage.Image, uploading: Bool, on start: SMPLink, whenReconnected: (SMPLink) -> Void
+        _ image: MCUbootPackage.Image, uploading: (part: Int, of: Int)?, on start: SMPLink,
+        whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
         var link = start
         let before = SMPUpdatePlan.running(0, in: try await imageState(link))
-        if uploading {
-            link = try await upload(image, part: 1, of: 1, on: link) {
+        if let uploading {
+            session.loggingPart(uploading.part, of: uploading.of)
+            link = try await upload(image, part: uploading.part, of: uploading.of, on: link) {
                 link = $0
                 whenReconnected($0)
             }
+            session.loggingPart(nil, of: uploading.of)
         }
         session.state(.validating)
         if options.smpEraseSettings, package.images.allSatisfy({ $0.core == .network }) {
