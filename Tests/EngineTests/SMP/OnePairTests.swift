@@ -1,5 +1,6 @@
 import DFUSimulator
 import DFUSupport
+import GATT
 import MCUmgr
 import XCTest
 
@@ -30,7 +31,7 @@ final class OnePairTests: XCTestCase {
         return MCUbootPackage(name: "dfu_application.zip", images: images)
     }
 
-    private static func update(_ package: MCUbootPackage, on central: SimulatedCentral) async -> (
+    private static func update(_ package: MCUbootPackage, on central: any GATTCentral) async -> (
         DFUResult, [String]
     ) {
         let (result, messages, _) = await updateCountingParts(package, on: central)
@@ -39,7 +40,7 @@ final class OnePairTests: XCTestCase {
 
     /// Also returns each `part/total` the progress named, once each.
     private static func updateCountingParts(
-        _ package: MCUbootPackage, on central: SimulatedCentral
+        _ package: MCUbootPackage, on central: any GATTCentral
     ) async -> (DFUResult, [String], [String]) {
         let parts = Locked<[String]>([])
         let messages = Locked<[String]>([])
@@ -86,6 +87,18 @@ final class OnePairTests: XCTestCase {
         XCTAssertEqual(snapshot.networkCoreHash, package.images[0].image.hash)
         XCTAssertEqual(
             snapshot.slots.map(\.hash), [try XCTUnwrap(before)], "the application unchanged, slot 1 erased")
+    }
+
+    func testALinkLostWhileCheckingTheNetworkCoreConnectsAgain() async throws {
+        let simulated = try SimulatedCentral(devices: [Self.device()])
+        let package = try Self.package()
+        let (result, _) = await Self.update(
+            package, on: SMPFaultCentral(simulated, .dropAtStateRead, onConnection: 2))
+        XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
+        XCTAssertEqual(result.retries, 1)
+        let snapshot = try XCTUnwrap(simulated.snapshot(of: SMPUpdateTests.address))
+        XCTAssertEqual(snapshot.networkCoreHash, package.images[1].image.hash)
+        XCTAssertEqual(snapshot.slots.first?.hash, package.images[0].image.hash)
     }
 
     func testAnOlderReleaseLeavingTheImageUnmarkedSucceeds() async throws {

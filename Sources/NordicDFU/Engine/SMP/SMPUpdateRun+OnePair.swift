@@ -105,9 +105,34 @@ extension SMPUpdateRun {
             link = $0
             whenReconnected($0)
         }
-        try checkHandedOver(image, applicationBefore: before, in: try await imageState(link))
+        link = try await checkHandedOver(
+            image, applicationBefore: before, on: link, whenReconnected: whenReconnected)
         session.tally.partsActivated += 1
         return link
+    }
+
+    /// Reads the list after the reset and checks it; a link lost meanwhile is connected again
+    /// (within `retries`) and the list read again, as the device keeps what it holds.
+    private func checkHandedOver(
+        _ image: MCUbootPackage.Image, applicationBefore: ImageSlotState?, on start: SMPLink,
+        whenReconnected: (SMPLink) -> Void
+    ) async throws -> SMPLink {
+        var link = start
+        var attempt = 0
+        while true {
+            do {
+                try checkHandedOver(
+                    image, applicationBefore: applicationBefore, in: try await imageState(link))
+                return link
+            } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
+                attempt += 1
+                link.channel.close()
+                await session.beginReconnection(attempt, after: failure, dropping: link.peripheral)
+                link = try await session.connectSMP(.address(link.address))
+                whenReconnected(link)
+                session.state(.validating)
+            }
+        }
     }
 
     /// Throws unless MCUboot handed `image` to the network core: the application runs as before,
