@@ -75,3 +75,26 @@ JSON
 rm -f directxip_dfu_application.zip
 (cd "$work" && zip -q -X "$OLDPWD/directxip_dfu_application.zip" manifest.json zephyr.signed.bin \
     mcuboot_secondary_app.signed.bin)
+
+# nrf5340_onepair_dfu_application.zip: both cores of an nRF5340 with one image pair (nRF Connect
+# SDK's default): the same two images, but the network core's body starts as a Cortex-M vector
+# table whose reset vector points into the network core's flash (0x01000000), which is how
+# MCUboot tells it from an application image in image 0's secondary slot (sdk-mcuboot loader.c).
+python3 -c 'import random, struct, sys; r = random.Random(54); b = bytearray(r.randrange(256) for _ in range(16384)); b[4:8] = struct.pack("<I", 0x010002C1); sys.stdout.buffer.write(bytes(b))' >"$work/net1.bin"
+"$imgtool" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x3A000 -k mcuboot_test_key.pem \
+    --version 1.1.0 "$work/net1.bin" "$work/ipc_radio.signed.bin"
+[ -f "$work/nrf5340_app.signed.bin" ] || unzip -q -o nrf5340_dfu_application.zip nrf5340_app.signed.bin -d "$work"
+app_size=$(stat -c %s "$work/nrf5340_app.signed.bin")
+net_size=$(stat -c %s "$work/ipc_radio.signed.bin")
+cat >"$work/manifest.json" <<JSON
+{"format-version": 0, "time": 1764115200, "name": "nrf5340_app", "files": [{"type": "application",
+ "board": "nrf5340dk/nrf5340/cpuapp", "soc": "nrf5340", "load_address": 49152, "image_index": "0",
+ "slot_index_primary": "1", "slot_index_secondary": "2", "version_MCUBOOT": "1.2.0",
+ "size": $app_size, "file": "nrf5340_app.signed.bin", "modtime": 1764115200},
+ {"type": "application", "board": "nrf5340dk/nrf5340/cpunet", "soc": "nrf5340",
+ "load_address": 16777216, "image_index": "1", "slot_index_primary": "3",
+ "slot_index_secondary": "4", "version": "1.1.0", "size": $net_size, "file": "ipc_radio.signed.bin",
+ "modtime": 1764115200}]}
+JSON
+rm -f nrf5340_onepair_dfu_application.zip
+(cd "$work" && zip -q -X "$OLDPWD/nrf5340_onepair_dfu_application.zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)

@@ -42,7 +42,8 @@ public struct DeviceSnapshot: Equatable, Sendable {
             images = [
                 .application: InstalledImage(bytes: mcuboot.application.primaryBytes[...], version: nil)
             ]
-            networkCoreHash = mcuboot.images.first(where: \.isNetworkCore)?.primary.hash
+            networkCoreHash =
+                mcuboot.images.first(where: \.isNetworkCore)?.primary.hash ?? mcuboot.onePairNetworkCoreHash
         }
         activations = device.core.banks.activations
         firmwareRevision = device.core.firmwareRevision

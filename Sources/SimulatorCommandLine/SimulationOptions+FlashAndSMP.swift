@@ -33,6 +33,7 @@ extension SimulationOptions {
         if let simMcubootMode { configuration.smp.bootloaderMode = simMcubootMode }
         configuration.smp.refusesDowngrade = simMcubootNoDowngrade
         configuration.smp.networkCore = simNetworkCore
+        if simNetworkCoreOnePair { configuration.smp.networkCoreOnePair = .erasesImage }
         if let simLoaderBufferKib {
             guard (1...1024).contains(simLoaderBufferKib) else {
                 throw SimulationOptionsError(

@@ -106,7 +106,7 @@ public struct SimulationOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); MODE is swap-using-scratch, swap-using-move, swap-using-offset, overwrite-only, direct-xip, direct-xip-with-revert, firmware-loader or unknown (answers -1). Default: the command is not built in, MCUboot swaps.",
+            "smp-app: the device answers bootloader information (CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO) with this MCUboot mode, and its MCUboot installs as the mode does (overwrite-only copies an image in for good); MODE is swap-using-scratch, swap-using-move, swap-using-offset, overwrite-only, direct-xip, direct-xip-with-revert, ram-load, firmware-loader or unknown (answers -1). Default: the command is not built in, MCUboot swaps.",
             valueName: "MODE"))
     public var simMcubootMode: MCUbootMode?
 
@@ -121,6 +121,12 @@ public struct SimulationOptions: ParsableArguments {
             "smp-app: an nRF5340 updated on both cores at once: image 1 is the network core, copied there by MCUboot at the reset (needs --sim-mcuboot-mode overwrite-only)."
     )
     public var simNetworkCore = false
+
+    @Flag(
+        help:
+            "smp-app: an nRF5340 with one image pair (nRF Connect SDK's default): the network core's image goes into image 0's secondary slot and MCUboot copies it to that core at the reset, erasing the slot (NCS 3.4.1 and later)."
+    )
+    public var simNetworkCoreOnePair = false
 
     @Option(
         help:
@@ -142,7 +148,8 @@ public struct SimulationOptions: ParsableArguments {
     private var usesSMPOptions: Bool {
         simSlotKib != nil || simSmpBufSize != nil || simSmpBufCount != nil || simSmpReassembly
             || simSmpImageCheck || simSmpEraseStorage || simImageHash != nil || simMcubootMode != nil
-            || simMcubootNoDowngrade || simNetworkCore || simLoaderBufferKib != nil
+            || simMcubootNoDowngrade || simNetworkCore || simNetworkCoreOnePair
+            || simLoaderBufferKib != nil
     }
 
     public func validate() throws {

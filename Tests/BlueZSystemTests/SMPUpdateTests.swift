@@ -103,6 +103,23 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(running(held)?["hash"] as? String, images[0]["hash"] as? String)
     }
 
+    /// An nRF5340 with one image pair through bluetoothd: the network core's image through image
+    /// 0's slot first (the application unchanged after that reset), then the application in a
+    /// second cycle; a second run finds the package installed.
+    func testOneImagePairOfAnNRF5340() async throws {
+        let package = "Firmware/nrf5340_onepair_dfu_application.zip"
+        let (simulator, address) = try await simulate("smp-app", ["--sim-network-core-one-pair"])
+        let run = try await flash(package, device: address, ["--verbose"])
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("one image pair"), run.stderr)
+        let again = try await flash(package, device: address)
+        XCTAssertEqual(again.resultName, "skipped", "\(again.events) \(again.stderr)")
+        let held = try await simulator.stop()
+        let images = try await packageImages(package)
+        XCTAssertEqual(held["network_core_hash"] as? String, images[1]["hash"] as? String, "\(held)")
+        XCTAssertEqual(running(held)?["hash"] as? String, images[0]["hash"] as? String)
+    }
+
     /// A direct-XIP device through bluetoothd: the variant for the slot it does not run from is
     /// sent, and after the reset it runs from that slot, with no test or confirmation sent.
     func testADirectXIPDeviceTakesTheVariantForItsOtherSlot() async throws {

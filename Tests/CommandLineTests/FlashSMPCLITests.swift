@@ -47,6 +47,21 @@ final class FlashSMPCLITests: XCTestCase {
         XCTAssertEqual(nordicAccepted.status, 0, nordicAccepted.stderr)
     }
 
+    /// An nRF5340 with one image pair from the sample package: two update cycles through image
+    /// 0's slot, the network core's first (docs/mcumgr.md, "One image pair").
+    func testAnNRF5340WithOneImagePairTakesBothCoresInTwoCycles() async throws {
+        let package = path("Firmware/nrf5340_onepair_dfu_application.zip")
+        let inspected = try await CLIRunner.run(["inspect", package, "--json"])
+        let images = try XCTUnwrap(try inspected.jsonLines().first).objects("images")
+        let run = try await flash(
+            package, ["--simulate", "smp-app", "--sim-network-core-one-pair", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let simulator = try XCTUnwrap(try run.jsonLines().last { try $0.string("event") == "simulator" })
+        XCTAssertEqual(try simulator.string("network_core_hash"), try images[1].string("hash"))
+        XCTAssertEqual(
+            try simulator.objects("slots").first.map { try $0.string("hash") }, try images[0].string("hash"))
+    }
+
     /// Both cores of an nRF5340 from the sample package: the network core runs its image after
     /// one update; test-only is refused before anything is sent (docs/mcumgr.md).
     func testAnNRF5340PackageUpdatesBothCores() async throws {

@@ -61,7 +61,8 @@ final class SMPOptionsTests: XCTestCase {
             (["--sim-slot-kib", "2"], "--sim-slot-kib 2"),
             (["--sim-firmware-version", "one"], "--sim-firmware-version one"),
             (["--sim-page-erase-ms", "20000"], "--sim-page-erase-ms 20000"),
-            (["--sim-mcuboot-mode", "ram-load"], "the simulated MCUboot swaps"),
+            (["--sim-mcuboot-mode", "single-slot-ram-load"], "the simulated MCUboot swaps"),
+            (["--sim-network-core", "--sim-network-core-one-pair"], "exclude each other"),
             (["--sim-loader-buffer-kib", "8"], "needs --sim-mcuboot-mode firmware-loader"),
             (["--sim-loader-buffer-kib", "0", "--sim-mcuboot-mode", "firmware-loader"], "outside 1 … 1024"),
             (

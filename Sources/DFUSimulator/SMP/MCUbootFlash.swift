@@ -9,10 +9,17 @@ struct MCUbootFlash: Sendable {
     /// Image numbers in the order state writes marked them; MCUboot skips the network core's
     /// update when the application was marked first (nRF Connect SDK known issue NCSDK-34106).
     private(set) var marked: [Int] = []
+    /// An nRF5340 with one image pair: what MCUboot leaves in image 0's secondary slot after
+    /// copying a network core image from there; nil for other devices.
+    var onePair: OnePairNetworkCore?
+    /// With one image pair: the hash of what the network core runs, which no list shows.
+    private(set) var onePairNetworkCoreHash: [UInt8]?
 
-    init(images: [MCUbootSlots]) {
+    init(images: [MCUbootSlots], onePair: OnePairNetworkCore? = nil, networkCoreHash: [UInt8]? = nil) {
         precondition(!images.isEmpty, "MCUboot manages at least the application's slots")
         self.images = images
+        self.onePair = onePair
+        onePairNetworkCoreHash = networkCoreHash
     }
 
     var application: MCUbootSlots { images[0] }
@@ -52,7 +59,13 @@ struct MCUbootFlash: Sendable {
     mutating func boot(testedImageFails: Bool) -> (copied: Int, installed: Int) {
         var copied = 0
         var installed = 0
+        let handedOver = copyToNetworkCore()
+        if let handedOver {
+            copied += handedOver
+            installed += handedOver > 0 ? 1 : 0
+        }
         for number in images.indices {
+            if number == 0, handedOver != nil { continue }
             if images[number].isNetworkCore, let net = marked.firstIndex(of: number),
                 let app = marked.firstIndex(of: 0), app < net
             {
@@ -66,5 +79,24 @@ struct MCUbootFlash: Sendable {
         }
         marked = []
         return (copied, installed)
+    }
+
+    /// One image pair: a marked image in image 0's secondary slot whose reset vector points into
+    /// the network core's flash goes there through PCD, and the application stays (sdk-mcuboot
+    /// `loader.c`: the swap type becomes none after the copy). Returns the bytes copied (0 when
+    /// the copy is skipped), or nil when image 0's slots boot as usual.
+    private mutating func copyToNetworkCore() -> Int? {
+        let application = images[0]
+        guard let onePair, application.nextBoot == .test || application.nextBoot == .permanent,
+            let incoming = application.secondary,
+            OnePairNetworkCore.isNetworkCoreImage(application.secondaryBytes)
+        else { return nil }
+        switch onePair {
+        case .skipsCopy: return 0
+        case .erasesImage: images[0].eraseSecondary()
+        case .keepsImage: images[0].dropRequest()
+        }
+        onePairNetworkCoreHash = incoming.hash
+        return incoming.size
     }
 }

@@ -30,7 +30,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// The modes the simulated MCUboot can run in, and −1.
     public static let simulatedModes: [MCUbootMode] = [
         .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .overwriteOnly, .directXIP, .directXIPWithRevert,
-        .firmwareLoader, .unknown,
+        .ramLoad, .firmwareLoader, .unknown,
     ]
     /// The name nRF Connect SDK Bare Metal's firmware loader advertises unless told another
     /// (`CONFIG_APP_FIRMWARE_LOADER_BLE_DEVICE_NAME`).
@@ -46,7 +46,10 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     var installation: MCUbootSlots.Installation {
         switch bootloaderMode {
         case .overwriteOnly?: .overwrite
-        case .directXIP?: .directXIP
+        // RAM load selects as direct-XIP does (the higher valid version, from either slot); that
+        // it copies the image into RAM first changes nothing the image group shows (unverified:
+        // Zephyr's img_mgmt has no RAM-load branch, so its list may differ)
+        case .directXIP?, .ramLoad?: .directXIP
         case .directXIPWithRevert?: .directXIPWithRevert
         case .firmwareLoader?: .firmwareLoader
         default: .swap
@@ -60,6 +63,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
     /// its own secondary slot and copied to the network core by MCUboot (PCD) at the reset. nRF
     /// Connect SDK requires overwrite-only for it.
     public var networkCore = false
+    /// An nRF5340 with one image pair (nRF Connect SDK's default): the network core's image is
+    /// uploaded into image 0's secondary slot, and MCUboot tells it from an application image by
+    /// its reset vector (in the network core's flash) and copies it over through PCD at the reset
+    /// (sdk-mcuboot `loader.c`). nil: no network core, or `networkCore`'s simultaneous setup.
+    public var networkCoreOnePair: OnePairNetworkCore?
     /// Zephyr's basic group with erase storage (`CONFIG_MCUMGR_GRP_ZBASIC`, off by default; NCS's
     /// OTA DFU sample turns it on): without it the command is answered `MGMT_ERR_ENOTSUP`.
     public var eraseStorage = false
@@ -101,6 +109,11 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
                 "--sim-loader-buffer-kib \(loaderImageBuffer / 1024): the loader's image buffer holds at least one SMP buffer (\(bufferSize) bytes)"
             )
         }
+        if networkCore, networkCoreOnePair != nil {
+            throw SimulatorConfigurationError(
+                "--sim-network-core and --sim-network-core-one-pair exclude each other: an nRF5340 is built for one of the two setups"
+            )
+        }
         if networkCore, bootloaderMode != .overwriteOnly {
             throw SimulatorConfigurationError(
                 "--sim-network-core needs --sim-mcuboot-mode overwrite-only: nRF Connect SDK updates both cores at once only in overwrite-only mode"
@@ -108,7 +121,7 @@ public struct SMPDeviceConfiguration: Hashable, Sendable {
         }
         if let bootloaderMode, !Self.simulatedModes.contains(bootloaderMode) {
             throw SimulatorConfigurationError(
-                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps, overwrites, executes in place or starts a firmware loader; choose a swap mode, overwrite-only, direct-xip, direct-xip-with-revert, firmware-loader or unknown"
+                "--sim-mcuboot-mode \(bootloaderMode): the simulated MCUboot swaps, overwrites, executes in place or starts a firmware loader; choose a swap mode, overwrite-only, direct-xip, direct-xip-with-revert, ram-load, firmware-loader or unknown"
             )
         }
     }

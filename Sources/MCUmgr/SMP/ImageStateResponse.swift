@@ -5,10 +5,15 @@ public struct ImageStateResponse: Hashable, Sendable {
     public var images: [ImageSlotState]
     /// Always 0 from Zephyr, and absent with `CONFIG_MCUMGR_GRP_IMG_FRUGAL_LIST`.
     public var splitStatus: Int?
+    /// Whether the entries carry `image`: Zephyr writes it only in a build with more than one
+    /// updatable image (`img_mgmt_state_encode_slot()`), so an nRF5340 with one image pair for
+    /// both cores lists none.
+    public var numbersImages: Bool
 
-    public init(images: [ImageSlotState], splitStatus: Int?) {
+    public init(images: [ImageSlotState], splitStatus: Int?, numbersImages: Bool = false) {
         self.images = images
         self.splitStatus = splitStatus
+        self.numbersImages = numbersImages
     }
 
     /// Reads the answer to ``SMPRequest/imageState``, ``SMPRequest/imageTest(hash:)`` or
@@ -24,6 +29,7 @@ public struct ImageStateResponse: Hashable, Sendable {
             images.append(try ImageSlotState(map, in: response))
         }
         self.images = images
+        numbersImages = list.contains { $0.mapValue?[.text("image")] != nil }
         if let split = response.body["splitStatus"] {
             guard let value = split.integer(as: Int.self) else {
                 throw .malformed("splitStatus is not an integer")

@@ -38,9 +38,9 @@ final class SMPBootloaderInfoTests: XCTestCase {
 
     func testTheSimulatedMCUbootClaimsOnlyTheModesItRuns() throws {
         var device = SimulatedDeviceConfiguration(kind: .smpApp)
-        device.smp.bootloaderMode = .ramLoad
+        device.smp.bootloaderMode = .singleSlotRAMLoad
         XCTAssertThrowsError(try SimulatedCentral(devices: [device])) { error in
-            XCTAssertTrue("\(error)".contains("--sim-mcuboot-mode RAM load"), "\(error)")
+            XCTAssertTrue("\(error)".contains("--sim-mcuboot-mode single slot RAM load"), "\(error)")
         }
         device.smp.bootloaderMode = .overwriteOnly
         XCTAssertNoThrow(try SimulatedCentral(devices: [device]))

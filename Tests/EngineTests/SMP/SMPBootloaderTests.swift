@@ -43,6 +43,15 @@ final class SMPBootloaderTests: XCTestCase {
         }
     }
 
+    func testRAMLoadRunsNoTest() throws {
+        let ramLoad = SMPBootloader(name: "MCUboot", mode: .ramLoad)
+        let refusal = try XCTUnwrap(ramLoad.refusal(of: .testOnly))
+        XCTAssertTrue(refusal.contains("RAM load mode"), refusal)
+        for activation in activations where activation != .testOnly {
+            XCTAssertNil(ramLoad.refusal(of: activation), "\(activation)")
+        }
+    }
+
     func testAFirmwareLoaderTakesNoTestAndLeavesNothingWaiting() {
         let loader = SMPBootloader(name: "MCUboot", mode: .firmwareLoader)
         for activation in activations {
@@ -52,7 +61,7 @@ final class SMPBootloaderTests: XCTestCase {
     }
 
     func testModesWithoutAFlowAreRefusedWhateverTheActivation() {
-        let modes: [MCUbootMode] = [.singleSlot, .ramLoad, .singleSlotRAMLoad]
+        let modes: [MCUbootMode] = [.singleSlot, .singleSlotRAMLoad]
         for mode in modes {
             for activation in activations {
                 let refusal = SMPBootloader(name: "MCUboot", mode: mode).refusal(of: activation)

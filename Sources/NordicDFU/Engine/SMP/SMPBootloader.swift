@@ -31,17 +31,19 @@ public struct SMPBootloader: Hashable, Sendable {
     /// Why an update cannot be done as `activation` asks on a device in this mode; nil when it
     /// can. A swap mode, −1 and a mode number MCUboot does not define are taken as a swap that
     /// reverts an unconfirmed test, as Nordic's Device Manager does (docs/mcumgr.md, "MCUboot
-    /// modes"); overwrite-only copies a tested image for good, so it cannot run one on test; the
-    /// other modes need flows this engine does not have, and are refused before anything is sent.
+    /// modes"); overwrite-only copies a tested image for good, so it cannot run one on test, nor
+    /// can direct-XIP without revert and RAM load, which boot the higher version; the other modes
+    /// need flows this engine does not have, and are refused before anything is sent.
     public func refusal(of activation: DFUOptions.SMPActivation) -> String? {
         guard let mode, mode.isKnown else { return nil }
         switch mode {
         case .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .directXIPWithRevert:
             return nil
-        case .directXIP:
+        case .directXIP, .ramLoad:
             guard activation == .testOnly else { return nil }
-            return "MCUboot runs in direct-XIP mode without revert, which boots the higher version for "
-                + "good: it cannot run an image on test; use --activation test-and-confirm or confirm-only"
+            return "MCUboot runs in \(mode) mode\(mode == .directXIP ? " without revert" : ""), which boots "
+                + "the higher version for good: it cannot run an image on test; use --activation "
+                + "test-and-confirm or confirm-only"
         case .overwriteOnly:
             guard activation == .testOnly else { return nil }
             return "MCUboot runs in overwrite-only mode, which installs a tested image for good: "
@@ -56,7 +58,7 @@ public struct SMPBootloader: Hashable, Sendable {
                 + "--activation test-and-confirm or confirm-only"
         default:
             return "MCUboot runs in \(mode) mode, which dfu-update does not update yet (it updates "
-                + "the swap modes, overwrite-only and direct-XIP): update it with nRF Connect Device Manager"
+                + "the swap modes, overwrite-only, direct-XIP and RAM load): update it with nRF Connect Device Manager"
         }
     }
 

@@ -12,7 +12,7 @@ extension SMPUpdateRun {
         _ marking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
         on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
-        if bootloader?.mode == .directXIP, !marking.isEmpty {
+        if let mode = bootloader?.mode, mode.bootsHigherVersion, !marking.isEmpty {
             return try await activateInPlace(marking, on: start, whenReconnected: whenReconnected)
         }
         var link = start

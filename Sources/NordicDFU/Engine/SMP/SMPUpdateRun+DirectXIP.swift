@@ -3,7 +3,9 @@ import MCUmgr
 /// Direct-XIP (nordic-devices-current.md §2.3; docs/mcumgr.md, "Direct-XIP"): MCUboot runs an
 /// image from the slot it is linked for, so a package holds one variant per slot and the device
 /// takes the one for the slot it does not run from. Without revert it boots the valid image of
-/// the higher version at its next reset, needing no test or confirmation.
+/// the higher version at its next reset, needing no test or confirmation. RAM load (6) selects
+/// the same way and copies the image into RAM, from either slot (its images are linked for RAM,
+/// so there are no slot variants): it is updated as direct-XIP without revert is.
 extension SMPUpdateRun {
     /// The package with, of each image's variants linked for one slot, the one the device runs
     /// (so that it is found up to date), else the one for the slot the device does not run that
@@ -51,12 +53,12 @@ extension SMPUpdateRun {
     func directXIPRefusal(
         _ images: [MCUbootPackage.Image], state: ImageStateResponse, bootloader: SMPBootloader?
     ) -> String? {
-        guard bootloader?.mode == .directXIP else { return nil }
+        guard let mode = bootloader?.mode, mode.bootsHigherVersion else { return nil }
         for image in images {
             guard let running = SMPUpdatePlan.running(image.imageIndex, in: state),
                 let version = running.parsedVersion, image.image.header.version <= version
             else { continue }
-            return "MCUboot runs in direct-XIP mode, which boots the image of the higher version: "
+            return "MCUboot runs in \(mode) mode, which boots the image of the higher version: "
                 + "\(image.image.header.version.imageListDescription) is not newer than the running "
                 + "\(running.version), so it would never boot (--force cannot change that)"
         }
@@ -79,4 +81,11 @@ extension SMPUpdateRun {
         return try await checkAndConfirm(
             checking: images, confirming: [], bootloader: nil, on: link, whenReconnected: whenReconnected)
     }
+}
+
+extension MCUbootMode {
+    /// Whether MCUboot boots the valid image of the higher version whatever the trailers say:
+    /// direct-XIP without revert, and RAM load (MCUboot `loader.c`, `boot_load_and_validate_images`;
+    /// Zephyr `modules/Kconfig.mcuboot`; nordic-devices-current.md §2.3).
+    var bootsHigherVersion: Bool { self == .directXIP || self == .ramLoad }
 }

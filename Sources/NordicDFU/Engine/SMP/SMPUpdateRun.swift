@@ -52,19 +52,13 @@ struct SMPUpdateRun {
                 session.finish(.skipped)
                 return
             }
-            let uploads = plan.images(.upload, of: package)
-            for (index, image) in uploads.enumerated() {
-                session.loggingPart(index + 1, of: uploads.count)
-                link = try await upload(image, part: index + 1, of: uploads.count, on: link!) { link = $0 }
+            if isOnePair(state) {
+                link = try await updateOnePair(plan, of: package, bootloader: bootloader, on: link!) {
+                    link = $0
+                }
+            } else {
+                link = try await install(plan, of: package, bootloader: bootloader, on: link!) { link = $0 }
             }
-            session.loggingPart(nil, of: uploads.count)
-            session.state(.validating)
-            let activating = uploads + plan.images(.activate, of: package)
-            if options.smpEraseSettings, !activating.isEmpty { try await eraseSettings(on: link!) }
-            link = try await activate(
-                activating, confirming: plan.images(.confirm, of: package), bootloader: bootloader,
-                on: link!
-            ) { link = $0 }
             session.state(.disconnecting)
             await link?.peripheral.disconnect()
             session.state(.completed)
@@ -72,6 +66,34 @@ struct SMPUpdateRun {
         } catch {
             link?.channel.close()
             await session.end(with: error, disconnecting: link?.peripheral)
+        }
+    }
+
+    /// Uploads and activates what `plan` says for `package`; its uploads are numbered after
+    /// `partsBefore` sent earlier in the same update. Returns the link in use at the end.
+    func install(
+        _ plan: SMPUpdatePlan, of package: MCUbootPackage, bootloader: SMPBootloader?, partsBefore: Int = 0,
+        on start: SMPLink, whenReconnected: (SMPLink) -> Void
+    ) async throws -> SMPLink {
+        var link = start
+        let uploads = plan.images(.upload, of: package)
+        let parts = partsBefore + uploads.count
+        for (index, image) in uploads.enumerated() {
+            session.loggingPart(partsBefore + index + 1, of: parts)
+            link = try await upload(image, part: partsBefore + index + 1, of: parts, on: link) {
+                link = $0
+                whenReconnected($0)
+            }
+        }
+        session.loggingPart(nil, of: parts)
+        session.state(.validating)
+        let activating = uploads + plan.images(.activate, of: package)
+        if options.smpEraseSettings, !activating.isEmpty { try await eraseSettings(on: link) }
+        return try await activate(
+            activating, confirming: plan.images(.confirm, of: package), bootloader: bootloader, on: link
+        ) {
+            link = $0
+            whenReconnected($0)
         }
     }
 
