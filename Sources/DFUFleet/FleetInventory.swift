@@ -34,9 +34,9 @@ public struct FleetInventory: Sendable, Equatable {
         throws(FleetInventoryError)
     {
         var seen = Set<DeviceIdentifier>()
-        for entry in devices {
+        for (index, entry) in devices.enumerated() {
             if let problem = DeviceIdentifier.problem(with: entry.device) {
-                throw FleetInventoryError(problem)
+                throw FleetInventoryError("device \(index + 1): \(problem)")
             }
             // addresses in any case name one device
             guard seen.insert(DeviceIdentifier(entry.device)).inserted else {

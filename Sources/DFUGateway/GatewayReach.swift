@@ -37,9 +37,7 @@ public struct GatewayReach: Sendable {
                     do {
                         for try await advertisement in central.scan(ScanFilter(), timeout: window) {
                             identifiers.append(.address(advertisement.address))
-                            if let below = BluetoothAddress(advertisement.address)?.decremented {
-                                identifiers.append(.address(below.description))
-                            }
+                            identifiers.append(.address(advertisement.address.decremented))
                             if let name = advertisement.name { identifiers.append(.name(name)) }
                         }
                     } catch {

@@ -17,7 +17,7 @@ struct RolloutContext: Sendable {
     /// Each device's entry by its identifier, and every address of the rollout: read once, as a
     /// gateway looks them up for every claim.
     private let entries: [DeviceIdentifier: FleetDeviceEntry]
-    private let addresses: Set<String>
+    private let addresses: Set<BluetoothAddress>
 
     init(
         rollout: String, inventory: FleetInventory, packages: [String: FirmwarePackage],
@@ -47,10 +47,9 @@ struct RolloutContext: Sendable {
 
     /// The rollout's other devices that could be taken for this one's bootloader, or it for
     /// theirs: those at the addresses next to its own (protocol doc §0.4).
-    func neighbours(of device: String) -> Set<String> {
-        guard let address = BluetoothAddress(device) else { return [] }
-        return Set(
-            [address.incremented.description, address.decremented.description].filter(addresses.contains))
+    func neighbours(of device: String) -> Set<BluetoothAddress> {
+        guard case .address(let address) = DeviceIdentifier(device) else { return [] }
+        return Set([address.incremented, address.decremented].filter(addresses.contains))
     }
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are

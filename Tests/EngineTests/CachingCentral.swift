@@ -17,7 +17,7 @@ import Synchronization
 final class CachingCentral: GATTCentral {
     private let central: any GATTCentral
     private let bonded: Bool
-    private let kept = Mutex<[String: [GATTService]]>([:])
+    private let kept = Mutex<[BluetoothAddress: [GATTService]]>([:])
     private let discards = Mutex(0)
 
     init(_ central: any GATTCentral, bonded: Bool = false) {
@@ -50,7 +50,8 @@ final class CachingCentral: GATTCentral {
             kept.withLock { $0[address] = nil }
             discards.withLock { $0 += 1 }
             await peripheral.disconnect()
-            return .disconnected(device: address, reason: "the central's table of the device is stale")
+            return .disconnected(
+                device: address.description, reason: "the central's table of the device is stale")
         }
         let table = stale.map { service in
             GATTService(
@@ -88,7 +89,7 @@ private final class StalePeripheral: GATTPeripheral {
         self.serviceChanged = serviceChanged
     }
 
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
     var name: String? { peripheral.name }
     var mtu: Int { get async { await peripheral.mtu } }
     var isConnected: Bool { get async { await peripheral.isConnected } }

@@ -11,14 +11,15 @@ final class DeviceProbeTests: XCTestCase {
         var configuration = SimulatedDeviceConfiguration(kind: kind)
         configuration.firmwareVersion = firmware
         let central = try SimulatedCentral(devices: [configuration])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         return try await DeviceProbe.read(peripheral, timeout: .seconds(5))
     }
 
     func testAnApplicationReportsItsVersionAndItsDFU() async throws {
         let found = try await probe(.secureApp)
-        XCTAssertEqual(found.address, "C0:DE:00:00:00:10")
+        XCTAssertEqual(found.address.description, "C0:DE:00:00:00:10")
         XCTAssertEqual(found.firmwareRevision, "2.1.0")
         XCTAssertEqual(
             found.support,
@@ -38,7 +39,8 @@ final class DeviceProbeTests: XCTestCase {
     func testAnSMPDeviceWithoutDeviceInformationReportsItsRunningImage() async throws {
         let configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
         let central = try SimulatedCentral(devices: [configuration])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
         XCTAssertFalse(found.services.contains(DeviceInformationUUIDs.service))
@@ -53,7 +55,8 @@ final class DeviceProbeTests: XCTestCase {
             var configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
             configuration.smp.bootloaderMode = mode
             let central = try SimulatedCentral(devices: [configuration])
-            let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+            let peripheral = try await central.connect(
+                DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
             let found = try await DeviceProbe.read(WithoutDeviceInformation(peripheral), timeout: .seconds(5))
             await peripheral.disconnect()
             XCTAssertEqual(found.firmwareRevision, "1.4.2", "the image list is read first")
@@ -101,7 +104,7 @@ private final class FixedValue: GATTCharacteristic {
 private final class WithoutDeviceInformation: GATTPeripheral {
     private let peripheral: any GATTPeripheral
     init(_ peripheral: any GATTPeripheral) { self.peripheral = peripheral }
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
     var name: String? { peripheral.name }
     var mtu: Int { get async { await peripheral.mtu } }
     var isConnected: Bool { get async { await peripheral.isConnected } }

@@ -47,7 +47,7 @@ private final class RefusingPeripheral: GATTPeripheral {
         self.failure = failure
     }
 
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
     var name: String? { peripheral.name }
     var mtu: Int { get async { await peripheral.mtu } }
     var isConnected: Bool { get async { await peripheral.isConnected } }
@@ -58,7 +58,9 @@ private final class RefusingPeripheral: GATTPeripheral {
                 uuid: service.uuid,
                 characteristics: service.characteristics.map {
                     RefusingCharacteristic(
-                        $0, refusal: .securityFailed(device: address, failure: failure, reason: "refused"))
+                        $0,
+                        refusal: .securityFailed(
+                            device: address.description, failure: failure, reason: "refused"))
                 })
         }
     }

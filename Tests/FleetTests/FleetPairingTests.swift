@@ -32,14 +32,14 @@ private final class BondingCentral: PairingCentral {
         return peripheral
     }
 
-    func usePasskey(_ source: PasskeySource?, for address: String) {
-        passkeys.withLock { $0.append((source, address)) }
+    func usePasskey(_ source: PasskeySource?, for address: BluetoothAddress) {
+        passkeys.withLock { $0.append((source, address.description)) }
     }
 
-    func isPaired(address: String) async throws -> Bool { bonded.withLock { $0 } }
+    func isPaired(address: BluetoothAddress) async throws -> Bool { bonded.withLock { $0 } }
 
-    func removeBond(address: String) async throws {
-        removed.withLock { $0.append(address) }
+    func removeBond(address: BluetoothAddress) async throws {
+        removed.withLock { $0.append(address.description) }
         bonded.withLock { $0 = false }
     }
 }

@@ -52,7 +52,7 @@ private final class FaultyPeripheral: GATTPeripheral {
         self.fault = fault
     }
 
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
     var name: String? { peripheral.name }
     var mtu: Int { get async { await peripheral.mtu } }
     var isConnected: Bool { get async { await peripheral.isConnected } }
@@ -107,7 +107,7 @@ private final class FaultyCharacteristic: GATTCharacteristic {
             value[5] == 1, value[7] == 0
         {
             await peripheral.disconnect()
-            throw GATTError.disconnected(device: peripheral.address, reason: "the link dropped")
+            throw GATTError.disconnected(device: peripheral.address.description, reason: "the link dropped")
         }
         try await characteristic.writeWithoutResponse(value)
     }
