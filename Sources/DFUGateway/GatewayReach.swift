@@ -18,11 +18,11 @@ public struct GatewayReach: Sendable {
     }
 
     /// The adapters a device's update may use: its simulated one, else the Bluetooth adapters.
-    func adapters(for device: String) -> [FleetAdapter] {
-        simulated[DeviceIdentifier(device)].map { [$0] } ?? adapters
+    func adapters(for device: DeviceIdentifier) -> [FleetAdapter] {
+        simulated[device].map { [$0] } ?? adapters
     }
 
-    func isSimulated(_ device: String) -> Bool { simulated[DeviceIdentifier(device)] != nil }
+    func isSimulated(_ device: DeviceIdentifier) -> Bool { simulated[device] != nil }
 
     /// The identifiers seen now: every simulated device, and what the Bluetooth adapters hear
     /// within `window` (an address is also taken for the one below it, where an application

@@ -37,9 +37,9 @@ struct RolloutContext: Sendable {
             })
     }
 
-    /// The entry of a device the store names, with the package the store chose for it.
-    func entry(for claim: DeviceClaim) -> FleetDeviceEntry? {
-        guard var entry = entries[DeviceIdentifier(claim.device)] else { return nil }
+    /// The entry of the claimed `device`, with the package the store chose for it.
+    func entry(for claim: DeviceClaim, device: DeviceIdentifier) -> FleetDeviceEntry? {
+        guard var entry = entries[device] else { return nil }
         if let digest = claim.packageSHA256 { entry.package = namesByDigest[digest] ?? entry.package }
         entry.simulate = nil
         return entry
@@ -47,8 +47,8 @@ struct RolloutContext: Sendable {
 
     /// The rollout's other devices that could be taken for this one's bootloader, or it for
     /// theirs: those at the addresses next to its own (protocol doc §0.4).
-    func neighbours(of device: String) -> Set<BluetoothAddress> {
-        guard case .address(let address) = DeviceIdentifier(device) else { return [] }
+    func neighbours(of device: DeviceIdentifier) -> Set<BluetoothAddress> {
+        guard case .address(let address) = device else { return [] }
         return Set([address.incremented, address.decremented].filter(addresses.contains))
     }
 
