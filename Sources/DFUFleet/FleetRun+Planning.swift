@@ -23,10 +23,10 @@ extension FleetRun {
     /// (protocol doc §0.4), unless another device of the inventory has that address.
     func discover(_ entries: [FleetDeviceEntry]) async -> [Found] {
         let named = Set(
-            fleet.inventory.devices.map { DeviceIdentifier($0.device) }
+            fleet.inventory.devices.map(\.identifier)
                 + options.reservedAddresses.map(DeviceIdentifier.address))
         let targets = entries.map { entry in
-            let identifier = DeviceIdentifier(entry.device)
+            let identifier = entry.identifier
             var identifiers = [identifier]
             if case .address(let address) = identifier, !named.contains(.address(address.incremented)) {
                 identifiers.append(.address(address.incremented))

@@ -9,11 +9,9 @@ public struct GatewayReach: Sendable {
     let simulated: [DeviceIdentifier: FleetAdapter]
     let adapters: [FleetAdapter]
 
-    /// `simulated`: each simulated device's inventory name and the adapter of its own central.
-    public init(simulated: [(device: String, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
-        self.simulated = Dictionary(
-            simulated.map { (DeviceIdentifier($0.device), $0.adapter) },
-            uniquingKeysWith: { first, _ in first })
+    /// `simulated`: each simulated device's identifier and the adapter of its own central.
+    public init(simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
+        self.simulated = Dictionary(simulated, uniquingKeysWith: { first, _ in first })
         self.adapters = adapters
     }
 

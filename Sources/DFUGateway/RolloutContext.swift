@@ -29,7 +29,7 @@ struct RolloutContext: Sendable {
         self.namesByDigest = namesByDigest
         self.concurrency = concurrency
         entries = Dictionary(
-            inventory.devices.map { (DeviceIdentifier($0.device), $0) },
+            inventory.devices.map { ($0.identifier, $0) },
             uniquingKeysWith: { first, _ in first })
         addresses = Set(
             entries.keys.compactMap { identifier in

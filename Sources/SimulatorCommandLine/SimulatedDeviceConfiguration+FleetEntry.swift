@@ -17,7 +17,7 @@ extension SimulatedDeviceConfiguration {
         var address = BluetoothAddress(
             0xC0, 0xDE, 0x00, 0x01, UInt8((index >> 7) & 0xFF), UInt8((index << 1) & 0xFF))
         var name: String?
-        switch DeviceIdentifier(entry.device) {
+        switch entry.identifier {
         case .address(let given): address = given
         case .name(let given): name = given
         }
