@@ -8,7 +8,7 @@ import Synchronization
 /// ```swift
 /// let central = try await BlueZCentral(adapter: "hci0")
 /// for try await advertisement in central.scan(ScanFilter(), timeout: .seconds(5)) { … }
-/// let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(30))
+/// let peripheral = try await central.connect(DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(30))
 /// ```
 public final class BlueZCentral: GATTCentral {
     /// Which of bluetoothd's fast paths to use. Both are on by default; turning one off uses the
@@ -127,8 +127,8 @@ public final class BlueZCentral: GATTCentral {
     /// Makes bluetoothd forget a device: its object, bonding keys and cached GATT database (use it
     /// when a device changed its services and the cache is stale). Disconnects first. Does
     /// nothing when bluetoothd does not know the address.
-    public func removeDevice(address: String) async throws {
-        let path = adapter.devicePath(for: address)
+    public func removeDevice(address: BluetoothAddress) async throws {
+        let path = adapter.devicePath(for: address.description)
         do {
             _ = try await bus.call(
                 adapter.path, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(path)],
@@ -138,7 +138,7 @@ public final class BlueZCentral: GATTCentral {
         {
             return
         } catch {
-            throw gattError(error, "removing \(address) from \(adapter.name)", device: address)
+            throw gattError(error, "removing \(address) from \(adapter.name)", device: address.description)
         }
     }
 
@@ -149,7 +149,7 @@ public final class BlueZCentral: GATTCentral {
         -> String
     {
         if case .address(let address) = device {
-            let path = adapter.devicePath(for: address)
+            let path = adapter.devicePath(for: address.description)
             let tree = try await managedObjectsForConnect(device)
             if tree.properties(path, BlueZ.deviceInterface) != nil { return path }
         }
@@ -162,7 +162,9 @@ public final class BlueZCentral: GATTCentral {
                 case .address(let address): advertisement.address == address
                 case .name(let name): advertisement.name == name
                 }
-            guard matches, found.set(adapter.devicePath(for: advertisement.address)) else { return }
+            guard matches, found.set(adapter.devicePath(for: advertisement.address.description)) else {
+                return
+            }
             // stop scanning: this runs inside the scan's own task
             withUnsafeCurrentTask { $0?.cancel() }
         }

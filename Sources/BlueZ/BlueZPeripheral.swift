@@ -7,7 +7,7 @@ import GATT
 /// characteristic sockets is hung up; pending writes and notification streams then fail with
 /// `GATTError.disconnected`.
 public final class BlueZPeripheral: GATTPeripheral {
-    public let address: String
+    public let address: BluetoothAddress
     public let name: String?
     /// The `Device1` object path.
     public let path: String
@@ -22,20 +22,25 @@ public final class BlueZPeripheral: GATTPeripheral {
     /// Service Changed replaces them (`servicesAfterChange`).
     let table: Locked<ServiceTable>
 
-    init(central: BlueZCentral, monitor: DeviceMonitor, address: String, name: String?, tree: ObjectTree) {
+    init(
+        central: BlueZCentral, monitor: DeviceMonitor, address: BluetoothAddress, name: String?,
+        tree: ObjectTree
+    ) {
         self.bus = central.bus
         self.monitor = monitor
         self.address = address
         self.name = name
         self.path = monitor.path
         let pairing = central.agent.map {
-            DevicePairing(agent: $0, bus: central.bus, path: monitor.path, address: address)
+            DevicePairing(agent: $0, bus: central.bus, path: monitor.path, address: address.description)
         }
         self.pairing = pairing
         context = CharacteristicContext(
-            bus: central.bus, link: link, device: address, devicePath: monitor.path, options: central.options,
+            bus: central.bus, link: link, device: address.description, devicePath: monitor.path,
+            options: central.options,
             pendingCommands: CommandWindow(
-                limit: central.options.writeValueWindow, bus: central.bus, link: link, device: address),
+                limit: central.options.writeValueWindow, bus: central.bus, link: link,
+                device: address.description),
             pairing: pairing)
         table = Locked(Self.table(in: tree, under: monitor.path, context: context))
         let link = self.link
@@ -69,7 +74,9 @@ public final class BlueZPeripheral: GATTPeripheral {
     }
 
     public func services() async throws -> [GATTService] {
-        if let reason = link.downReason { throw GATTError.disconnected(device: address, reason: reason) }
+        if let reason = link.downReason {
+            throw GATTError.disconnected(device: address.description, reason: reason)
+        }
         return table.withLock(\.services)
     }
 

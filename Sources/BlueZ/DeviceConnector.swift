@@ -42,8 +42,12 @@ struct DeviceConnector {
         } catch {
             throw gattError(error, "listing the services of \(device)", device: device)
         }
+        guard let address = resolved.device.address.flatMap(BluetoothAddress.init) else {
+            throw GATTError.connectionFailed(
+                device: device, reason: "bluetoothd lists no Bluetooth address for it (\(path))")
+        }
         let peripheral = BlueZPeripheral(
-            central: central, monitor: monitor, address: resolved.device.address ?? device,
+            central: central, monitor: monitor, address: address,
             name: resolved.device.name, tree: tree)
         if central.options.pairing?.pairsFirst == true, let pairing = peripheral.pairing {
             do {

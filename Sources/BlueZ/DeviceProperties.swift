@@ -13,7 +13,7 @@ struct DeviceProperties: Sendable {
 
     /// The advertisement this device stands for, or `nil` before bluetoothd knows its address.
     var advertisement: Advertisement? {
-        guard let address else { return nil }
+        guard let address = address.flatMap(BluetoothAddress.init) else { return nil }
         let addressType: Advertisement.AddressType =
             values["AddressType"]?.stringValue == "public" ? .public : .random
         var serviceData: [BluetoothUUID: [UInt8]] = [:]

@@ -46,7 +46,7 @@ extension BlueZPeripheral {
     public func servicesAfterChange(
         timeout: Duration, until isWanted: @escaping @Sendable ([GATTService]) -> Bool
     ) async throws -> [GATTService]? {
-        guard (try? await bus.isPaired(path, device: address)) == true else { return nil }
+        guard (try? await bus.isPaired(path, device: address.description)) == true else { return nil }
         guard let changed = try await Self.changedTable(context: context, timeout: timeout, until: isWanted)
         else { return nil }
         table.withLock { $0 = changed }

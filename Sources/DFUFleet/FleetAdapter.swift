@@ -29,7 +29,7 @@ public struct FleetAdapter: Sendable {
 /// What the fleet learned of a device before updating it: from its advertisement, and from a
 /// short look at it (`DeviceProbe`).
 public struct FleetDeviceInfo: Sendable, Equatable {
-    public var address: String
+    public var address: BluetoothAddress
     public var name: String?
     /// The version its application reports, when it runs one that has it.
     public var firmwareRevision: String?
@@ -43,7 +43,7 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     public var bootloader: SMPBootloader?
 
     public init(
-        address: String, name: String? = nil, firmwareRevision: String? = nil,
+        address: BluetoothAddress, name: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil,
         mode: DFUDeviceSupport.Mode? = nil, dfuProtocol: DFUProtocol? = nil
     ) {

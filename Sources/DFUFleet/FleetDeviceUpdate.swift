@@ -7,14 +7,14 @@ import NordicDFU
 /// read-back of the version it runs afterwards.
 struct FleetDeviceUpdate: Sendable {
     let device: String
-    let address: String
+    let address: BluetoothAddress
     let central: any GATTCentral
     let package: FirmwarePackage
     let force: Bool
     let info: FleetDeviceInfo
     let options: FleetOptions
     /// Addresses of the fleet's other devices: never taken for this one's bootloader.
-    let otherAddresses: Set<String>
+    let otherAddresses: Set<BluetoothAddress>
     let emit: @Sendable (FleetEvent) -> Void
 
     /// Where the fleet's own lines about this device go, beside the engine's.
@@ -87,7 +87,7 @@ struct FleetDeviceUpdate: Sendable {
         var attempts = Attempts()
         var updateOptions = options.update
         updateOptions.force = force
-        updateOptions.otherDevices = Set(otherAddresses.compactMap(BluetoothAddress.init))
+        updateOptions.otherDevices = otherAddresses
         var target = address
         var partsActivated = 0
         for attempt in 0...max(0, options.retries) {
@@ -118,7 +118,8 @@ struct FleetDeviceUpdate: Sendable {
         return attempts
     }
 
-    private func updateOnce(_ package: FirmwarePackage, at target: String, options: DFUOptions) async
+    private func updateOnce(_ package: FirmwarePackage, at target: BluetoothAddress, options: DFUOptions)
+        async
         -> DFUResult
     {
         let updater = package.updater(central: central, device: .address(target), options: options)
@@ -139,11 +140,9 @@ struct FleetDeviceUpdate: Sendable {
 
     /// Where the device advertises now: after a failed attempt an application may wait in its
     /// bootloader at address + 1 (protocol doc §0.4).
-    private func relocated() async -> String {
+    private func relocated() async -> BluetoothAddress {
         var candidates = [address]
-        if let next = BluetoothAddress(address)?.incremented.description, !otherAddresses.contains(next) {
-            candidates.append(next)
-        }
+        if !otherAddresses.contains(address.incremented) { candidates.append(address.incremented) }
         return await locate(candidates) ?? address
     }
 
@@ -151,10 +150,8 @@ struct FleetDeviceUpdate: Sendable {
     /// address, or one below where its bootloader was when the fleet found it in the bootloader.
     private func versionAfter() async -> String? {
         var candidates = [address]
-        if info.inBootloader, let below = BluetoothAddress(address)?.decremented.description,
-            !otherAddresses.contains(below)
-        {
-            candidates.insert(below, at: 0)
+        if info.inBootloader, !otherAddresses.contains(address.decremented) {
+            candidates.insert(address.decremented, at: 0)
         }
         guard let found = await locate(candidates) else { return nil }
         let probe = try? await FleetProbe.read(
@@ -163,7 +160,7 @@ struct FleetDeviceUpdate: Sendable {
     }
 
     /// The first of `candidates` seen advertising within the bootloader scan timeout.
-    private func locate(_ candidates: [String]) async -> String? {
+    private func locate(_ candidates: [BluetoothAddress]) async -> BluetoothAddress? {
         do {
             for try await advertisement in central.scan(
                 ScanFilter(), timeout: options.update.bootloaderScanTimeout)

@@ -34,12 +34,12 @@ public struct FleetInventory: Sendable, Equatable {
         throws(FleetInventoryError)
     {
         var seen = Set<DeviceIdentifier>()
-        for entry in devices {
+        for (index, entry) in devices.enumerated() {
             if let problem = DeviceIdentifier.problem(with: entry.device) {
-                throw FleetInventoryError(problem)
+                throw FleetInventoryError("device \(index + 1): \(problem)")
             }
             // addresses in any case name one device
-            guard seen.insert(DeviceIdentifier(entry.device)).inserted else {
+            guard seen.insert(entry.identifier).inserted else {
                 throw FleetInventoryError(
                     "device '\(entry.device)' appears twice; each device must be listed once")
             }
@@ -63,7 +63,10 @@ public struct FleetInventory: Sendable, Equatable {
 public struct FleetDeviceEntry: Sendable, Equatable {
     /// An address (`AA:BB:CC:DD:EE:FF`) or an advertised name, as the user wrote it; it tags the
     /// device's events and its line in the report.
-    public var device: String
+    public let device: String
+    /// `device` read once: an address (either case) or a name. `FleetInventory` refuses text
+    /// shaped like an address without being one.
+    public let identifier: DeviceIdentifier
     /// The package path; nil: a rule or the defaults choose.
     public var package: String?
     /// The adapter (`hciN`) the device is reached through; nil: the default, or any adapter.
@@ -80,6 +83,7 @@ public struct FleetDeviceEntry: Sendable, Equatable {
         simulate: FleetSimulationSpec? = nil, security: DeviceSecurity = DeviceSecurity()
     ) {
         self.device = device
+        identifier = DeviceIdentifier(device)
         self.package = package
         self.adapter = adapter
         self.force = force

@@ -1,3 +1,4 @@
+import GATT
 import NordicDFU
 
 /// How a fleet update runs (docs/fleet.md).
@@ -26,7 +27,7 @@ public struct FleetOptions: Sendable {
     public var readBack = true
     /// Addresses of devices outside this run (the rest of a rollout, when a gateway runs one of
     /// its devices): never looked for or taken as one of this run's devices' bootloaders.
-    public var reservedAddresses: Set<String> = []
+    public var reservedAddresses: Set<BluetoothAddress> = []
     /// The security of devices the inventory says nothing about (the command line's passkey
     /// source); the inventory's entries, rules and defaults take precedence.
     public var security = DeviceSecurity()

@@ -8,10 +8,11 @@ enum FleetProbe {
     /// Connects to `address` through `central`, reads what the fleet needs to choose a package,
     /// and disconnects. Throws the engine's `DFUFailure` when the device cannot be reached.
     static func read(
-        _ address: String, name: String?, central: any GATTCentral, options: DFUOptions, device: String
+        _ address: BluetoothAddress, name: String?, central: any GATTCentral, options: DFUOptions,
+        device: String
     ) async throws -> FleetDeviceInfo {
         // the message names the device; its address only when the user named it otherwise
-        let at = address.caseInsensitiveCompare(device) == .orderedSame ? "" : " at \(address)"
+        let at = DeviceIdentifier(device) == .address(address) ? "" : " at \(address)"
         let peripheral: any GATTPeripheral
         do {
             peripheral = try await central.connect(

@@ -27,7 +27,7 @@ extension FleetRun {
     /// Before a connection to the device: gives the central its passkey source and, the first
     /// time, notes whether bluetoothd held a bond for it already (or removes it, to pair again).
     func preparePairing(
-        _ device: String, address: String, central: any GATTCentral, security: DeviceSecurity
+        _ device: String, address: BluetoothAddress, central: any GATTCentral, security: DeviceSecurity
     ) async {
         guard let central = central as? any PairingCentral else { return }
         central.usePasskey(security.passkey, for: address)

@@ -23,14 +23,13 @@ extension FleetRun {
     /// (protocol doc §0.4), unless another device of the inventory has that address.
     func discover(_ entries: [FleetDeviceEntry]) async -> [Found] {
         let named = Set(
-            (fleet.inventory.devices.map(\.device) + options.reservedAddresses).map(DeviceIdentifier.init))
+            fleet.inventory.devices.map(\.identifier)
+                + options.reservedAddresses.map(DeviceIdentifier.address))
         let targets = entries.map { entry in
-            let identifier = DeviceIdentifier(entry.device)
+            let identifier = entry.identifier
             var identifiers = [identifier]
-            if case .address(let text) = identifier, let next = BluetoothAddress(text)?.incremented,
-                !named.contains(.address(next.description))
-            {
-                identifiers.append(.address(next.description))
+            if case .address(let address) = identifier, !named.contains(.address(address.incremented)) {
+                identifiers.append(.address(address.incremented))
             }
             let adapter = (entry.adapter ?? fleet.inventory.defaults.adapter).flatMap { name in
                 fleet.adapters.firstIndex { $0.name == name }

@@ -9,10 +9,10 @@ final class FleetRun: Sendable {
     private let reports = Locked([String: FleetDeviceReport]())
     private let haltReason = Locked<String?>(nil)
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
-    let foundAddresses = Locked(Set<String>())
+    let foundAddresses = Locked(Set<BluetoothAddress>())
     /// Where each device met so far was, and whether a bond it ends with is the run's to
     /// remove (`FleetRun+Pairing`), by device.
-    let bonds = Locked([String: (address: String, madeByRun: Bool)]())
+    let bonds = Locked([String: (address: BluetoothAddress, madeByRun: Bool)]())
 
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet

@@ -172,7 +172,8 @@ final class GatewayLoop: Sendable {
         state.withLock { $0.running[identifier] = claim.rollout }
         emit(.claimed(claim))
         let run = GatewayDeviceRun(
-            claim: claim, claimSent: sent, context: context, reach: agent.reach, store: agent.store,
+            claim: claim, device: identifier, claimSent: sent, context: context, reach: agent.reach,
+            store: agent.store,
             configuration: configuration, describe: agent.describe, emit: emit)
         group.addTask {
             await run.run()

@@ -2,12 +2,15 @@ import DFUFleet
 import DFURollout
 import DFUSupport
 import Foundation
+import GATT
 import NordicDFU
 
 /// One claimed device: its update as a fleet run of that one device, under its lease, then its
 /// result reported to the store, or the device given back.
 struct GatewayDeviceRun: Sendable {
     let claim: DeviceClaim
+    /// The claimed device, read once from the store's name for it.
+    let device: DeviceIdentifier
     let claimSent: ContinuousClock.Instant
     let context: RolloutContext
     let reach: GatewayReach
@@ -58,11 +61,11 @@ struct GatewayDeviceRun: Sendable {
     /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
     /// rollout's canary and failure limit are the store's, so the fleet has neither.
     private func makeFleet() throws -> Fleet {
-        guard var entry = context.entry(for: claim) else {
+        guard var entry = context.entry(for: claim, device: device) else {
             throw FleetInventoryError("the rollout's inventory does not list it")
         }
-        let adapters = reach.adapters(for: claim.device)
-        if reach.isSimulated(claim.device) { entry.adapter = adapters.first?.name }
+        let adapters = reach.adapters(for: device)
+        if reach.isSimulated(device) { entry.adapter = adapters.first?.name }
         var inventory = context.inventory
         inventory.devices = [entry]
         var options = configuration.fleet
@@ -70,7 +73,7 @@ struct GatewayDeviceRun: Sendable {
         options.canary = 0
         options.maximumFailures = nil
         options.plan = false
-        options.reservedAddresses = context.neighbours(of: claim.device)
+        options.reservedAddresses = context.neighbours(of: device)
         let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
         return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
     }

@@ -28,7 +28,7 @@ extension GatewayLoop {
         Set(
             identifiers.flatMap { identifier in
                 switch identifier {
-                case .address(let address): [address, address.lowercased()]
+                case .address(let address): [address.description, address.description.lowercased()]
                 case .name(let name): [name]
                 }
             })

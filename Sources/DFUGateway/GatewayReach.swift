@@ -9,20 +9,18 @@ public struct GatewayReach: Sendable {
     let simulated: [DeviceIdentifier: FleetAdapter]
     let adapters: [FleetAdapter]
 
-    /// `simulated`: each simulated device's inventory name and the adapter of its own central.
-    public init(simulated: [(device: String, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
-        self.simulated = Dictionary(
-            simulated.map { (DeviceIdentifier($0.device), $0.adapter) },
-            uniquingKeysWith: { first, _ in first })
+    /// `simulated`: each simulated device's identifier and the adapter of its own central.
+    public init(simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
+        self.simulated = Dictionary(simulated, uniquingKeysWith: { first, _ in first })
         self.adapters = adapters
     }
 
     /// The adapters a device's update may use: its simulated one, else the Bluetooth adapters.
-    func adapters(for device: String) -> [FleetAdapter] {
-        simulated[DeviceIdentifier(device)].map { [$0] } ?? adapters
+    func adapters(for device: DeviceIdentifier) -> [FleetAdapter] {
+        simulated[device].map { [$0] } ?? adapters
     }
 
-    func isSimulated(_ device: String) -> Bool { simulated[DeviceIdentifier(device)] != nil }
+    func isSimulated(_ device: DeviceIdentifier) -> Bool { simulated[device] != nil }
 
     /// The identifiers seen now: every simulated device, and what the Bluetooth adapters hear
     /// within `window` (an address is also taken for the one below it, where an application
@@ -37,9 +35,7 @@ public struct GatewayReach: Sendable {
                     do {
                         for try await advertisement in central.scan(ScanFilter(), timeout: window) {
                             identifiers.append(.address(advertisement.address))
-                            if let below = BluetoothAddress(advertisement.address)?.decremented {
-                                identifiers.append(.address(below.description))
-                            }
+                            identifiers.append(.address(advertisement.address.decremented))
                             if let name = advertisement.name { identifiers.append(.name(name)) }
                         }
                     } catch {

@@ -17,7 +17,7 @@ struct RolloutContext: Sendable {
     /// Each device's entry by its identifier, and every address of the rollout: read once, as a
     /// gateway looks them up for every claim.
     private let entries: [DeviceIdentifier: FleetDeviceEntry]
-    private let addresses: Set<String>
+    private let addresses: Set<BluetoothAddress>
 
     init(
         rollout: String, inventory: FleetInventory, packages: [String: FirmwarePackage],
@@ -29,7 +29,7 @@ struct RolloutContext: Sendable {
         self.namesByDigest = namesByDigest
         self.concurrency = concurrency
         entries = Dictionary(
-            inventory.devices.map { (DeviceIdentifier($0.device), $0) },
+            inventory.devices.map { ($0.identifier, $0) },
             uniquingKeysWith: { first, _ in first })
         addresses = Set(
             entries.keys.compactMap { identifier in
@@ -37,9 +37,9 @@ struct RolloutContext: Sendable {
             })
     }
 
-    /// The entry of a device the store names, with the package the store chose for it.
-    func entry(for claim: DeviceClaim) -> FleetDeviceEntry? {
-        guard var entry = entries[DeviceIdentifier(claim.device)] else { return nil }
+    /// The entry of the claimed `device`, with the package the store chose for it.
+    func entry(for claim: DeviceClaim, device: DeviceIdentifier) -> FleetDeviceEntry? {
+        guard var entry = entries[device] else { return nil }
         if let digest = claim.packageSHA256 { entry.package = namesByDigest[digest] ?? entry.package }
         entry.simulate = nil
         return entry
@@ -47,10 +47,9 @@ struct RolloutContext: Sendable {
 
     /// The rollout's other devices that could be taken for this one's bootloader, or it for
     /// theirs: those at the addresses next to its own (protocol doc §0.4).
-    func neighbours(of device: String) -> Set<String> {
-        guard let address = BluetoothAddress(device) else { return [] }
-        return Set(
-            [address.incremented.description, address.decremented.description].filter(addresses.contains))
+    func neighbours(of device: DeviceIdentifier) -> Set<BluetoothAddress> {
+        guard case .address(let address) = device else { return [] }
+        return Set([address.incremented, address.decremented].filter(addresses.contains))
     }
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are

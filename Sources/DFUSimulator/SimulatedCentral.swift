@@ -6,7 +6,7 @@ import GATT
 ///
 /// ```swift
 /// let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: .secureApp)])
-/// let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(10))
+/// let peripheral = try await central.connect(DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(10))
 /// ```
 public final class SimulatedCentral: GATTCentral {
     let world: SimulationWorld

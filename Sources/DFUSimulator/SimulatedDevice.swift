@@ -90,7 +90,7 @@ struct SimulatedDevice: Sendable {
 
     var advertisement: Advertisement {
         Advertisement(
-            address: address.description, addressType: .random, name: advertisedName, rssi: -55,
+            address: address, addressType: .random, name: advertisedName, rssi: -55,
             serviceUUIDs: firmware.advertisedServices)
     }
 
@@ -105,8 +105,7 @@ struct SimulatedDevice: Sendable {
     /// Whether `identifier` names this device: its address or name now, or as configured.
     func matches(_ identifier: DeviceIdentifier) -> Bool {
         switch identifier {
-        case .address(let text):
-            let wanted = BluetoothAddress(text)
+        case .address(let wanted):
             return wanted == address || wanted == configuration.address || wanted == core.identityAddress
         case .name(let name): return name == advertisedName || name == configuration.name
         }

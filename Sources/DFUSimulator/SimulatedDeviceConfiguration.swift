@@ -60,7 +60,7 @@ public struct SimulatedDeviceConfiguration: Sendable {
 
     /// A device of `kind` with the contract's defaults for everything else.
     public init(
-        kind: SimulatedDeviceKind, address: BluetoothAddress = BluetoothAddress("C0:DE:00:00:00:10")!,
+        kind: SimulatedDeviceKind, address: BluetoothAddress = .simulatedDevice,
         name: String = "DfuSim", legacyDFUVersion: LegacyDFUVersion = LegacyDFUVersion(major: 0, minor: 8),
         firmwareVersion: String? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt16? = nil,
         publicKey: DFUPublicKey? = nil, mtu: Int = 247, faults: [SimulatedFault] = [],

@@ -3,7 +3,7 @@ import GATT
 /// A link to a simulated device. It stays bound to that link: after a disconnect, operations
 /// throw `GATTError.disconnected` even when the device is connected again through a new peripheral.
 final class SimulatedPeripheral: GATTPeripheral {
-    let address: String
+    let address: BluetoothAddress
     let name: String?
     private let world: SimulationWorld
     private let device: Int
@@ -19,7 +19,7 @@ final class SimulatedPeripheral: GATTPeripheral {
         self.world = world
         device = index
         connection = link.id
-        address = snapshot.address.description
+        address = snapshot.address
         name = snapshot.advertisedName
         linkMTU = link.mtu
         disconnection = link.disconnection
@@ -41,7 +41,7 @@ final class SimulatedPeripheral: GATTPeripheral {
 
     func services() async throws -> [GATTService] {
         guard isConnected else {
-            throw GATTError.disconnected(device: address, reason: "the simulated link is down")
+            throw GATTError.disconnected(device: address.description, reason: "the simulated link is down")
         }
         return serviceList
     }

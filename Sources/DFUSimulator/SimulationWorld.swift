@@ -58,7 +58,7 @@ final class SimulationWorld: Sendable {
                     return false
                 }
                 switch identifier {
-                case .address(let text): return BluetoothAddress(text) == device.address
+                case .address(let address): return address == device.address
                 case .name(let name): return name == device.advertisedName
                 }
             }

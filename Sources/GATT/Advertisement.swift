@@ -5,8 +5,7 @@ public struct Advertisement: Hashable, Sendable {
         case random
     }
 
-    /// `AA:BB:CC:DD:EE:FF`, upper case.
-    public var address: String
+    public var address: BluetoothAddress
     public var addressType: AddressType
     public var name: String?
     public var rssi: Int?
@@ -14,7 +13,7 @@ public struct Advertisement: Hashable, Sendable {
     public var serviceData: [BluetoothUUID: [UInt8]]
 
     public init(
-        address: String, addressType: AddressType = .random, name: String? = nil, rssi: Int? = nil,
+        address: BluetoothAddress, addressType: AddressType = .random, name: String? = nil, rssi: Int? = nil,
         serviceUUIDs: [BluetoothUUID] = [], serviceData: [BluetoothUUID: [UInt8]] = [:]
     ) {
         self.address = address

@@ -1,21 +1,31 @@
 /// How a user names a device: by its Bluetooth address or by its advertised name.
 public enum DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
-    /// `AA:BB:CC:DD:EE:FF`, upper case.
-    case address(String)
+    case address(BluetoothAddress)
     case name(String)
 
-    /// An address when `text` has the `XX:XX:XX:XX:XX:XX` form, else a name.
+    /// An address when `text` has the `XX:XX:XX:XX:XX:XX` form (either case), else a name; for
+    /// text checked already (`parse` checks and says why text names no device).
     public init(_ text: String) {
-        if let address = BluetoothAddress(text) {
-            self = .address(address.description)
-        } else {
-            self = .name(text)
-        }
+        self = BluetoothAddress(text).map(Self.address) ?? .name(text)
     }
 
+    /// `text` as a device, or an error that says why it cannot name one.
+    public static func parse(_ text: String) throws(Invalid) -> DeviceIdentifier {
+        if let problem = problem(with: text) { throw Invalid(text: text, problem: problem) }
+        return DeviceIdentifier(text)
+    }
+
+    /// Text that names no device, and why.
+    public struct Invalid: Error, CustomStringConvertible {
+        public let text: String
+        public let problem: String
+        public var description: String { problem }
+    }
+
+    /// The address as BlueZ prints it (upper case), or the name.
     public var description: String {
         switch self {
-        case .address(let address): address
+        case .address(let address): address.description
         case .name(let name): name
         }
     }
@@ -39,56 +49,5 @@ extension String {
         while let first = text.first, set.contains(first) { text = text.dropFirst() }
         while let last = text.last, set.contains(last) { text = text.dropLast() }
         return text
-    }
-}
-
-/// A 48-bit device address, printed most significant octet first as BlueZ does.
-public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
-    /// The six octets in text order: `octets[5]` is the least significant (last) one.
-    public let octets: [UInt8]
-
-    public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6 else { return nil }
-        var octets: [UInt8] = []
-        for part in parts {
-            guard part.count == 2, let octet = UInt8(part, radix: 16) else { return nil }
-            octets.append(octet)
-        }
-        self.octets = octets
-    }
-
-    /// The address a Nordic bootloader advertises at when it has no bond information: the least
-    /// significant octet plus one, wrapping without carry (`…:FF` becomes `…:00`).
-    public var incremented: BluetoothAddress {
-        var next = octets
-        next[5] &+= 1
-        return BluetoothAddress(octets: next)
-    }
-
-    /// The least significant octet minus one, wrapping without borrow: the application's
-    /// address of a bootloader that advertises at address + 1 (the inverse of `incremented`).
-    public var decremented: BluetoothAddress {
-        var previous = octets
-        previous[5] &-= 1
-        return BluetoothAddress(octets: previous)
-    }
-
-    /// The address with the lowest bit of its least significant octet flipped: where nRF Connect
-    /// SDK Bare Metal's firmware loader advertises (sdk-nrf-bm `firmware_loader/ble_mcumgr`); its
-    /// own inverse.
-    public var lowestBitFlipped: BluetoothAddress {
-        var flipped = octets
-        flipped[5] ^= 1
-        return BluetoothAddress(octets: flipped)
-    }
-
-    private init(octets: [UInt8]) { self.octets = octets }
-
-    public var description: String {
-        octets.map { octet in
-            let hex = String(octet, radix: 16, uppercase: true)
-            return octet < 0x10 ? "0" + hex : hex
-        }.joined(separator: ":")
     }
 }

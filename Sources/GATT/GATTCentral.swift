@@ -26,8 +26,8 @@ extension GATTCentral {
 
 /// A connected device.
 public protocol GATTPeripheral: AnyObject, Sendable {
-    /// `AA:BB:CC:DD:EE:FF`, upper case.
-    var address: String { get }
+    /// The device's address, as the transport reports it.
+    var address: BluetoothAddress { get }
     /// The advertised or GAP name, when known.
     var name: String? { get }
     /// The ATT MTU in use on this link.

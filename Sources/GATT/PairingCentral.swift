@@ -4,11 +4,11 @@
 public protocol PairingCentral: GATTCentral {
     /// Makes `source` (nil: the central's own) the passkey source for the device at `address`
     /// when it asks for a passkey while pairing.
-    func usePasskey(_ source: PasskeySource?, for address: String)
+    func usePasskey(_ source: PasskeySource?, for address: BluetoothAddress)
 
     /// Whether this host holds a bond (keys) for the device at `address`.
-    func isPaired(address: String) async throws -> Bool
+    func isPaired(address: BluetoothAddress) async throws -> Bool
 
     /// Removes this host's bond with the device at `address` (and what it knows of the device).
-    func removeBond(address: String) async throws
+    func removeBond(address: BluetoothAddress) async throws
 }

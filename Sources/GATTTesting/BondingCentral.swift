@@ -36,14 +36,14 @@ public final class BondingCentral: PairingCentral {
         return link
     }
 
-    public func usePasskey(_ source: PasskeySource?, for address: String) {
-        given.withLock { $0.append((source, address)) }
+    public func usePasskey(_ source: PasskeySource?, for address: BluetoothAddress) {
+        given.withLock { $0.append((source, address.description)) }
     }
 
-    public func isPaired(address: String) async throws -> Bool { bonded.withLock { $0 } }
+    public func isPaired(address: BluetoothAddress) async throws -> Bool { bonded.withLock { $0 } }
 
-    public func removeBond(address: String) async throws {
-        removals.withLock { $0.append(address) }
+    public func removeBond(address: BluetoothAddress) async throws {
+        removals.withLock { $0.append(address.description) }
         bonded.withLock { $0 = false }
     }
 }

@@ -44,7 +44,7 @@ public final class FakePeripheral: GATTPeripheral {
             })
     }
 
-    public var address: String { link.address }
+    public var address: BluetoothAddress { link.address }
     public var name: String? { link.name }
     public var mtu: Int { get async { await link.mtu } }
     public var isConnected: Bool { get async { await link.isConnected } }

@@ -13,7 +13,7 @@ extension FakeCentral {
             central,
             link: { link, _ in
                 let refusal = GATTError.securityFailed(
-                    device: link.address, failure: failure, reason: "refused")
+                    device: link.address.description, failure: failure, reason: "refused")
                 return FakePeripheral(
                     link,
                     changingEach: { characteristic in

@@ -16,7 +16,7 @@ import Synchronization
 /// table on the link (`servicesAfterChange`).
 public final class KeptTables: Sendable {
     private let bonded: Bool
-    private let kept = Mutex<[String: [GATTService]]>([:])
+    private let kept = Mutex<[BluetoothAddress: [GATTService]]>([:])
     private let discards = Mutex(0)
 
     /// No table kept yet; `bonded`: the central holds the bond of every device.
@@ -43,7 +43,8 @@ public final class KeptTables: Sendable {
             kept.withLock { $0[address] = nil }
             discards.withLock { $0 += 1 }
             await link.disconnect()
-            return .disconnected(device: address, reason: "the central's table of the device is stale")
+            return .disconnected(
+                device: address.description, reason: "the central's table of the device is stale")
         }
         // the device has no attribute at the handles of the stale table
         let table = stale.map { service in

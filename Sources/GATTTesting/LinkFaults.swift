@@ -12,7 +12,7 @@ extension FakeCharacteristic {
             writeWithoutResponse: { value, real in
                 guard drops(value) else { return try await real.writeWithoutResponse(value) }
                 await link.disconnect()
-                throw GATTError.disconnected(device: link.address, reason: "the link dropped")
+                throw GATTError.disconnected(device: link.address.description, reason: "the link dropped")
             })
     }
 

@@ -14,12 +14,12 @@ extension SimulatedDeviceConfiguration {
         guard let spec = entry.simulate else {
             throw SimulatorConfigurationError("device '\(entry.device)' has no simulate object")
         }
-        let fallback = String(format: "C0:DE:00:01:%02X:%02X", (index >> 7) & 0xFF, (index << 1) & 0xFF)
-        var address = BluetoothAddress(fallback)!
+        var address = BluetoothAddress(
+            0xC0, 0xDE, 0x00, 0x01, UInt8((index >> 7) & 0xFF), UInt8((index << 1) & 0xFF))
         var name: String?
-        switch DeviceIdentifier(entry.device) {
-        case .address(let text): address = BluetoothAddress(text)!
-        case .name(let text): name = text
+        switch entry.identifier {
+        case .address(let given): address = given
+        case .name(let given): name = given
         }
         var arguments = ["--simulate", spec.kind]
         let values: [(String, String?)] = [

@@ -138,7 +138,7 @@ struct DFUBenchmark: AsyncParsableCommand {
         configuration.mtu = benchCase.mtu
         let central = try SimulatedCentral(devices: [configuration])
         let updater = DFUUpdater(
-            package: package, central: central, device: .address(configuration.address.description),
+            package: package, central: central, device: .address(configuration.address),
             options: benchCase.options)
         let result = await updater.run()
         guard result.outcome == .completed, let duration = result.transferDurations.first else {

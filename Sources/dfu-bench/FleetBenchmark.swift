@@ -97,7 +97,7 @@ struct FleetBenchmark: AsyncParsableCommand {
         configuration.mtu = mtu
         let central = try SimulatedCentral(devices: [configuration])
         let result = await DFUUpdater(
-            package: package, central: central, device: .address(configuration.address.description)
+            package: package, central: central, device: .address(configuration.address)
         ).run()
         guard result.outcome == .completed, let transfer = result.transferDurations.first else {
             throw ValidationError(

@@ -28,7 +28,7 @@ struct FleetRunMeasurement {
             var configuration = SimulatedDeviceConfiguration(
                 kind: .secureApp,
                 address: BluetoothAddress(
-                    String(format: "C0:DE:00:00:%02X:%02X", index >> 6, (index << 2) & 0xFF))!,
+                    0xC0, 0xDE, 0x00, 0x00, UInt8(index >> 6), UInt8((index << 2) & 0xFF)),
                 firmwareVersion: "1.0.0")
             configuration.mtu = mtus[index % mtus.count]
             return configuration

@@ -75,7 +75,7 @@ struct GATTBenchmark: AsyncParsableCommand {
             options.writeValueWindow = window
             let central = try await BlueZCentral(adapter: adapter, options: options)
             let link = try await central.connectPeripheral(
-                .address(server.adapterAddress), timeout: .seconds(30))
+                DeviceIdentifier(server.adapterAddress), timeout: .seconds(30))
             guard let characteristic = try await link.service(Self.serviceUUID)?.characteristic(Self.sinkUUID)
             else {
                 throw GATTError.attributeNotFound("benchmark characteristic \(Self.sinkUUID)")
@@ -85,7 +85,7 @@ struct GATTBenchmark: AsyncParsableCommand {
                 print(result.jsonLine(path: name, payload: size))
             }
             await link.disconnect()
-            try? await central.removeDevice(address: server.adapterAddress)
+            await central.forget(server.adapterAddress)
         }
     }
 

@@ -227,7 +227,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         _ serve: () throws -> DFUSimProcess, _ body: (String) async throws -> T
     ) async throws -> (value: T, held: [String: Any]) {
         try await serve().serving(body) { address in
-            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
+            await (try? BlueZCentral(adapter: adapters.adapter))?.forget(address)
         }
     }
 }

@@ -39,7 +39,7 @@ extension LinkBenchmark {
         var options = BlueZCentral.Options()
         options.acquireWrite = acquireWrite
         let central = try await BlueZCentral(adapter: adapter, options: options)
-        let updater = DFUUpdater(package: package, central: central, device: .address(address))
+        let updater = DFUUpdater(package: package, central: central, device: DeviceIdentifier(address))
         let cpuBefore = Self.processCPUSeconds()
         let result = await updater.run()
         let cpu = Self.processCPUSeconds() - cpuBefore

@@ -45,7 +45,7 @@ struct ResourceBenchmark: AsyncParsableCommand {
         var outcomes: [String: Int] = [:]
         func update() async {
             let result = await DFUUpdater(
-                package: firmware, central: central, device: .address(device), options: options
+                package: firmware, central: central, device: DeviceIdentifier(device), options: options
             ).run()
             let outcome =
                 switch result.outcome {

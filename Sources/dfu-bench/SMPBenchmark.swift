@@ -138,7 +138,7 @@ struct SMPBenchmark: AsyncParsableCommand {
                 central: try await BlueZCentral(adapter: adapters.adapter), address: address,
                 roundTrips: roundTrips, longRun: 600, repeats: 4)
         } afterStop: { address in
-            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
+            await (try? BlueZCentral(adapter: adapters.adapter))?.forget(address)
         }.value
     }
 
@@ -159,7 +159,7 @@ struct SMPBenchmark: AsyncParsableCommand {
         let (value, held) = try await simulator.serving { address in
             try await body(simulator, address)
         } afterStop: { address in
-            try? await BlueZCentral(adapter: adapters.adapter).removeDevice(address: address)
+            await (try? BlueZCentral(adapter: adapters.adapter))?.forget(address)
         }
         if let eventsDirectory {
             let lines = try simulator.events.map {

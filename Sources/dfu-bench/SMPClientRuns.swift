@@ -4,6 +4,7 @@ import Crypto
 import DFUSimulator
 import DFUSupport
 import Foundation
+import GATT
 import MCUmgr
 import NordicDFU
 import SimulatorProcess
@@ -32,7 +33,7 @@ extension SMPBenchmark {
     static func update(_ image: MCUbootImage, address: String, adapter: String) async throws -> SMPEngineRun {
         let central = try await BlueZCentral(adapter: adapter)
         let updater = SMPUpdater(
-            package: MCUbootPackage(image: image), central: central, device: .address(address))
+            package: MCUbootPackage(image: image), central: central, device: DeviceIdentifier(address))
         let cpuBefore = LinkBenchmark.processCPUSeconds()
         let result = await updater.run()
         let cpu = LinkBenchmark.processCPUSeconds() - cpuBefore

@@ -22,7 +22,8 @@ struct SecureDFULink {
         central: BlueZCentral, address: String, _ body: (SecureDFULink) async throws -> T
     ) async throws -> T {
         try await withTaskExecutorPreference(central.taskExecutor) {
-            let peripheral = try await central.connectPeripheral(.address(address), timeout: .seconds(30))
+            let peripheral = try await central.connectPeripheral(
+                DeviceIdentifier(address), timeout: .seconds(30))
             do {
                 let uuids = DFUUUIDs()
                 guard let service = try await peripheral.service(uuids.secureService),

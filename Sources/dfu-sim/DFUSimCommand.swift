@@ -103,8 +103,12 @@ struct DFUSimCommand: AsyncParsableCommand {
         do {
             if bluetoothdStandIn { return try await standIn(reporter: reporter, stop: stop) }
             let links = try await PeripheralLinks.watch(adapter: adapter)
-            let device = try RealTimeDevice(
-                configuration: deviceConfiguration(address: BluetoothAddress(links.adapterAddress)!))
+            guard let address = BluetoothAddress(links.adapterAddress) else {
+                throw GATTError.operationFailed(
+                    operation: "reading the address of \(links.adapterName)",
+                    reason: "bluetoothd reports '\(links.adapterAddress)', not a Bluetooth address")
+            }
+            let device = try RealTimeDevice(configuration: deviceConfiguration(address: address))
             let agent = try await pairing.agent(adapter: adapter)
             let host = DeviceHost(
                 device: device, links: links, reporter: reporter, tracesWrites: trace,
@@ -132,7 +136,7 @@ struct DFUSimCommand: AsyncParsableCommand {
 extension DFUSimCommand {
     /// The device behind a `BluetoothdStandIn`, until SIGINT or SIGTERM.
     private func standIn(reporter: SimReporter, stop: Termination) async throws {
-        let device = try RealTimeDevice(configuration: deviceConfiguration(address: Self.standInAddress))
+        let device = try RealTimeDevice(configuration: deviceConfiguration(address: .simulatedDevice))
         let standIn = try await BluetoothdStandIn(
             connection: try await DBusConnection.connect(to: .system), device: device)
         let persona = device.persona
@@ -141,8 +145,6 @@ extension DFUSimCommand {
         standIn.stop()
         reporter.simulator(device.snapshot)
     }
-
-    private static let standInAddress = BluetoothAddress("C0:DE:00:00:00:10")!
 
     private func deviceConfiguration(address: BluetoothAddress) throws(SimulationOptionsError)
         -> SimulatedDeviceConfiguration

@@ -60,7 +60,7 @@ final class CentralTests: SystemTestCase {
     func testConnectingToAnAbsentDeviceFailsWithinItsTimeout() async throws {
         let started = ContinuousClock.now
         do {
-            _ = try await central.connect(.address("C0:DE:00:00:00:99"), timeout: .seconds(3))
+            _ = try await central.connect(DeviceIdentifier("C0:DE:00:00:00:99"), timeout: .seconds(3))
             XCTFail("connected to a device that does not exist")
         } catch GATTError.connectionFailed(let device, _) {
             XCTAssertEqual(device, "C0:DE:00:00:00:99")
@@ -91,12 +91,12 @@ final class CentralTests: SystemTestCase {
 
     /// Whether bluetoothd has a Device1 object for `address` on the central's adapter (asked on
     /// a system-bus connection of its own, not through the code under test).
-    private func bluetoothdKnows(_ address: String) async throws -> Bool {
+    private func bluetoothdKnows(_ address: BluetoothAddress) async throws -> Bool {
         let connection = try await DBusConnection.connect(to: .system)
         defer { connection.close() }
         let path =
             "/org/bluez/\(SystemTestEnvironment.centralAdapter)/dev_"
-            + address.uppercased().replacingOccurrences(of: ":", with: "_")
+            + address.description.replacingOccurrences(of: ":", with: "_")
         do {
             _ = try await connection.call(
                 destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Properties",

@@ -19,7 +19,7 @@ final class CommandLineTests: SystemTestCase {
         let result = try await dfuUpdate(["scan", "--adapter", "hci0", "--timeout", "4", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let devices = try objects(result.stdout)
-        let ours = devices.filter { $0["address"] as? String == peripheral.address }
+        let ours = devices.filter { $0["address"] as? String == peripheral.address.description }
         XCTAssertEqual(ours.count, 1, result.stdout)
         let device = try XCTUnwrap(ours.first)
         XCTAssertEqual(device["event"] as? String, "device")
@@ -32,11 +32,11 @@ final class CommandLineTests: SystemTestCase {
 
     func testInfoReadsTheFirmwareRevisionAndDetectsTheBootloader() async throws {
         let result = try await dfuUpdate([
-            "info", "--device", peripheral.address, "--adapter", "hci0", "--json",
+            "info", "--device", peripheral.address.description, "--adapter", "hci0", "--json",
         ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let info = try XCTUnwrap(try objects(result.stdout).first, result.stdout)
-        XCTAssertEqual(info["address"] as? String, peripheral.address)
+        XCTAssertEqual(info["address"] as? String, peripheral.address.description)
         XCTAssertEqual(info["firmware_revision"] as? String, TestPeripheral.firmwareVersion)
         XCTAssertTrue(info["hardware_revision"] is NSNull)
         XCTAssertTrue(info["software_revision"] is NSNull)

@@ -24,7 +24,9 @@ class DFUThroughBlueZTestCase: XCTestCase {
         guard !addresses.isEmpty else { return }
         for adapter in centralAdapters {
             let central = try await BlueZCentral(adapter: adapter)
-            for address in addresses { try? await central.removeDevice(address: address) }
+            for case let address? in addresses.map(BluetoothAddress.init) {
+                try? await central.removeDevice(address: address)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import BlueZ
 import DFUSupport
 import Foundation
+import GATT
 import SimulatorProcess
 import TestSupport
 import XCTest
@@ -75,7 +76,7 @@ final class DaemonFailureTests: DFUThroughBlueZTestCase {
         let (simulator, address) = try await simulateTraced()
         let central = try await BlueZCentral(adapter: SystemTestEnvironment.centralAdapter)
         let failed = try await flash(simulator, at: address, ["--retries", "0"]) {
-            try await central.removeDevice(address: address)
+            try await central.removeDevice(address: XCTUnwrap(BluetoothAddress(address)))
         }
         assertFailed(failed, exitCode: 1, error: "deviceDisconnected")
         try await assertSecondRunResumes(on: simulator, at: address)

@@ -52,7 +52,7 @@ final class LinkLossTests: SystemTestCase {
         guard case GATTError.disconnected(let device, _) = error else {
             return XCTFail("expected GATTError.disconnected, got \(error)")
         }
-        XCTAssertEqual(device, link.address)
+        XCTAssertEqual(device, link.address.description)
         print(
             "link loss noticed \(ContinuousClock.now - dropped) after btmgmt disconnect (acquire: \(acquire))"
         )

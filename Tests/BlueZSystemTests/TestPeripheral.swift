@@ -23,10 +23,15 @@ final class TestPeripheral: Sendable {
     let controlWrites: PacketLog
     /// Control-point and acquired-packet writes together, in the order the handlers got them.
     let arrivals: PacketLog
-    var address: String { server.adapterAddress }
+    /// Where it advertises: its adapter's address.
+    let address: BluetoothAddress
 
-    private init(server: BlueZGATTServer, packets: PacketLog, controlWrites: PacketLog, arrivals: PacketLog) {
+    private init(
+        server: BlueZGATTServer, address: BluetoothAddress, packets: PacketLog, controlWrites: PacketLog,
+        arrivals: PacketLog
+    ) {
         self.server = server
+        self.address = address
         self.arrivals = arrivals
         self.packets = packets
         self.controlWrites = controlWrites
@@ -74,8 +79,15 @@ final class TestPeripheral: Sendable {
         let started = try await BlueZGATTServer.start(
             adapter: adapter, services: services, advertisements: [advertisement, advertisement])
         server.set(started)
+        guard let address = BluetoothAddress(started.adapterAddress) else {
+            await started.stop()
+            throw GATTError.operationFailed(
+                operation: "starting the test peripheral on \(adapter)",
+                reason: "its adapter reports '\(started.adapterAddress)', not a Bluetooth address")
+        }
         return TestPeripheral(
-            server: started, packets: packets, controlWrites: controlWrites, arrivals: arrivals)
+            server: started, address: address, packets: packets, controlWrites: controlWrites,
+            arrivals: arrivals)
     }
 
     func stop() async { await server.stop() }

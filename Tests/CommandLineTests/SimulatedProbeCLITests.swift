@@ -15,6 +15,11 @@ final class SimulatedProbeCLITests: XCTestCase {
         XCTAssertEqual(try object.object("dfu").string("protocol"), "smp")
         // a simulated device holds no bond of bluetoothd's: nothing to tell
         XCTAssertTrue(object.isNull("paired"), "\(object.values)")
+        // an address in lower case names the same device, printed as BlueZ prints it
+        let lower = try await CLIRunner.run(
+            ["info", "--simulate", "smp-app", "--device", "c0:de:00:00:00:10", "--json"])
+        XCTAssertEqual(lower.status, 0, lower.stderr)
+        XCTAssertEqual(try XCTUnwrap(try lower.jsonLines().first).string("address"), "C0:DE:00:00:00:10")
         // by name, as flash finds a simulated device by name
         let named = try await CLIRunner.run([
             "info", "--simulate", "secure-app", "--device", "Thermo", "--json",

@@ -25,7 +25,7 @@ final class ButtonlessTests: XCTestCase {
             SimulatedDeviceConfiguration(kind: .secureApp, firmwareVersion: "1.2.3")
         ])
         let seen = try await advertisements(central, filter: ScanFilter(serviceUUIDs: [uuids.secureService]))
-        XCTAssertEqual(seen.map(\.address), ["C0:DE:00:00:00:10"])
+        XCTAssertEqual(seen.map(\.address.description), ["C0:DE:00:00:00:10"])
         XCTAssertEqual(seen.first?.name, "DfuSim")
         let client = try await ScriptedClient(central: central, device: .name("DfuSim"))
         let revision = try await client.read(DeviceInformationUUIDs.firmwareRevision)
@@ -59,12 +59,12 @@ final class ButtonlessTests: XCTestCase {
         try await client.peripheral.waitForDisconnection(timeout: .seconds(1))
 
         let seen = try await advertisements(central, filter: ScanFilter(serviceUUIDs: [uuids.secureService]))
-        XCTAssertEqual(seen.map(\.address), ["C0:DE:00:00:00:11"])
+        XCTAssertEqual(seen.map(\.address.description), ["C0:DE:00:00:00:11"])
         XCTAssertEqual(seen.first?.name, "Dfu04217")
         let bootloader = try await ScriptedClient(central: central, device: .name("Dfu04217"))
         let service = try await bootloader.peripheral.service(uuids.secureService)
         XCTAssertEqual(service?.characteristics.map(\.uuid), [uuids.secureControlPoint, uuids.securePacket])
-        XCTAssertEqual(bootloader.peripheral.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(bootloader.peripheral.address.description, "C0:DE:00:00:00:11")
         let mtu = await bootloader.peripheral.mtu
         XCTAssertEqual(mtu, 247)
         XCTAssertEqual(central.snapshot(of: address)?.mode, .bootloader)
@@ -148,7 +148,7 @@ final class ButtonlessTests: XCTestCase {
         _ = try await client.request(uuids.buttonlessWithoutBonds, [0x01])
         // The connected application did not advertise; the only report is the bootloader's.
         let appeared = try await scan.next()
-        XCTAssertEqual(appeared?.address, "C0:DE:00:00:00:11")
+        XCTAssertEqual(appeared?.address.description, "C0:DE:00:00:00:11")
         XCTAssertEqual(appeared?.name, "DfuTarg")
     }
 }

@@ -23,7 +23,7 @@ final class DeterminismTests: XCTestCase {
             options.connectTimeout = .seconds(2)
             options.bootloaderScanTimeout = .seconds(4)
             let updater = DFUUpdater(
-                package: package, central: central, device: .address(configuration.address.description),
+                package: package, central: central, device: .address(configuration.address),
                 options: options)
             let events = Locked<[String]>([])
             let result = await updater.run { event in events.withLock { $0.append("\(event)") } }
@@ -69,7 +69,8 @@ final class DeterminismTests: XCTestCase {
         let central = try SimulatedCentral(devices: [
             SimulatedDeviceConfiguration(kind: .legacy, softDeviceID: 0x88, legacyDeviceType: 82)
         ])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(2))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(2))
         var characteristics: [BluetoothUUID: any GATTCharacteristic] = [:]
         for service in try await peripheral.services() {
             for characteristic in service.characteristics {

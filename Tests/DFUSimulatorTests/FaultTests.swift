@@ -37,7 +37,7 @@ final class FaultTests: XCTestCase {
             XCTFail("reject-connect refuses the first attempt")
         } catch GATTError.connectionFailed {}
         XCTAssertTrue(central.clearFaults(of: address))
-        XCTAssertFalse(central.clearFaults(of: .address("C0:DE:00:00:00:99")))
+        XCTAssertFalse(central.clearFaults(of: DeviceIdentifier("C0:DE:00:00:00:99")))
         _ = try await central.connect(address, timeout: .seconds(1))
         XCTAssertEqual(central.snapshot(of: address)?.connectionAttempts, 2)
     }

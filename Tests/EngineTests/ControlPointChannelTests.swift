@@ -98,7 +98,7 @@ final class FakeControlPoint: GATTCharacteristic {
         var options = DFUOptions()
         options.notificationTimeout = .seconds(2)
         let session = UpdateSession(
-            central: central, device: .address("C0:DE:00:00:00:42"), options: options,
+            central: central, device: DeviceIdentifier("C0:DE:00:00:00:42"), options: options,
             controller: DFUController(), events: events, observer: { _ in }, logger: Logger(label: "test"))
         return ControlPointChannel(
             characteristic: self, inbox: NotificationInbox(notifications, device: "test"), session: session)

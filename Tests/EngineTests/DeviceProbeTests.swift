@@ -12,14 +12,15 @@ final class DeviceProbeTests: XCTestCase {
         var configuration = SimulatedDeviceConfiguration(kind: kind)
         configuration.firmwareVersion = firmware
         let central = try SimulatedCentral(devices: [configuration])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         return try await DeviceProbe.read(peripheral, timeout: .seconds(5))
     }
 
     func testAnApplicationReportsItsVersionAndItsDFU() async throws {
         let found = try await probe(.secureApp)
-        XCTAssertEqual(found.address, "C0:DE:00:00:00:10")
+        XCTAssertEqual(found.address.description, "C0:DE:00:00:00:10")
         XCTAssertEqual(found.firmwareRevision, "2.1.0")
         XCTAssertEqual(
             found.support,
@@ -39,7 +40,8 @@ final class DeviceProbeTests: XCTestCase {
     func testAnSMPDeviceWithoutDeviceInformationReportsItsRunningImage() async throws {
         let configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
         let central = try SimulatedCentral(devices: [configuration])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         let found = try await DeviceProbe.read(withoutDeviceInformation(peripheral), timeout: .seconds(5))
         XCTAssertFalse(found.services.contains(DeviceInformationUUIDs.service))
@@ -54,7 +56,8 @@ final class DeviceProbeTests: XCTestCase {
             var configuration = SimulatedDeviceConfiguration(kind: .smpApp, firmwareVersion: "1.4.2")
             configuration.smp.bootloaderMode = mode
             let central = try SimulatedCentral(devices: [configuration])
-            let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+            let peripheral = try await central.connect(
+                DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
             let found = try await DeviceProbe.read(withoutDeviceInformation(peripheral), timeout: .seconds(5))
             await peripheral.disconnect()
             XCTAssertEqual(found.firmwareRevision, "1.4.2", "the image list is read first")

@@ -10,7 +10,8 @@ final class DeviceSupportTests: XCTestCase {
         -> DFUDeviceSupport?
     {
         let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: kind)])
-        let peripheral = try await central.connect(.address("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        let peripheral = try await central.connect(
+            DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         return try await DFUDeviceSupport.detect(
             in: try await peripheral.services(), options: options, timeout: .seconds(5))

@@ -11,7 +11,7 @@ struct EngineHarness {
     let configuration: SimulatedDeviceConfiguration
     /// Where the user finds the device: the application's address, or the bootloader's when the
     /// device starts in its bootloader.
-    var device: DeviceIdentifier { .address(configuration.address.description) }
+    var device: DeviceIdentifier { .address(configuration.address) }
 
     /// A device of `kind` that accepts `package` (the SoftDevice its init packets require, an
     /// older application), then changed by `configure`.

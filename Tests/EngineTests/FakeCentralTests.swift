@@ -39,7 +39,8 @@ final class FakeCentralTests: XCTestCase {
         let characteristics = try await link.services().flatMap(\.characteristics)
         let readable = try XCTUnwrap(characteristics.first { $0.properties.contains(.read) })
         _ = try await readable.read(timeout: .seconds(5))
-        let refusal = GATTError.securityFailed(device: link.address, failure: .bondLost, reason: "refused")
+        let refusal = GATTError.securityFailed(
+            device: link.address.description, failure: .bondLost, reason: "refused")
         let writable = try XCTUnwrap(characteristics.first { $0.properties.contains(.write) })
         do {
             try await writable.write([0], timeout: .seconds(5))

@@ -41,9 +41,9 @@ enum FleetFixtures {
         _ index: Int, kind: SimulatedDeviceKind, firmware: String? = nil, faults: [SimulatedFault] = [],
         name: String = "DfuSim"
     ) -> SimulatedDeviceConfiguration {
-        let address = String(format: "C0:DE:00:00:%02X:%02X", (index * 4) >> 8, (index * 4) & 0xFF)
+        let address = BluetoothAddress(0xC0, 0xDE, 0, 0, UInt8((index * 4) >> 8), UInt8((index * 4) & 0xFF))
         var configuration = SimulatedDeviceConfiguration(
-            kind: kind, address: BluetoothAddress(address)!, name: name, firmwareVersion: firmware,
+            kind: kind, address: address, name: name, firmwareVersion: firmware,
             faults: faults)
         configuration.legacyDFUVersion = LegacyDFUVersion(major: 0, minor: 5)
         return configuration

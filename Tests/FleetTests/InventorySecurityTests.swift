@@ -30,11 +30,13 @@ final class InventorySecurityTests: XCTestCase {
 
         // the entry first, then the first matching rule that says, then the defaults; each part alone
         let lock = inventory.security(
-            for: inventory.devices[1], info: FleetDeviceInfo(address: "C0:DE:00:00:00:20", name: "Lock-7"))
+            for: inventory.devices[1],
+            info: FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x20), name: "Lock-7"))
         XCTAssertEqual(
             lock, DeviceSecurity(level: .authenticated, passkey: .command("/usr/local/bin/lock-passkey")))
         let thermo = inventory.security(
-            for: inventory.devices[2], info: FleetDeviceInfo(address: "C0:DE:00:00:00:30", name: "Thermo-1"))
+            for: inventory.devices[2],
+            info: FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x30), name: "Thermo-1"))
         XCTAssertEqual(thermo, DeviceSecurity(level: .encrypt, passkey: .file("/etc/dfu/thermo.passkey")))
         XCTAssertEqual(thermo.description, "encrypt, passkey from the passkey file /etc/dfu/thermo.passkey")
     }

@@ -82,7 +82,11 @@ final class InventoryStrictnessTests: XCTestCase {
             (#"{"devices": [{"device": 7}]}"#, "device 1: device must be a string, not a number"),
             (#"{"devices": {"device": "A"}}"#, "devices must be a list, not an object"),
             (#"{"devices": [{"device": ""}]}"#, "device 1 (): device is empty"),
-            (#"{"devices": [{"device": "ZZ:00"}]}"#, "'ZZ:00' is not a Bluetooth address"),
+            (#"{"devices": [{"device": "ZZ:00"}]}"#, "device 1: 'ZZ:00' is not a Bluetooth address"),
+            (
+                #"{"devices": [{"device": "Thermo"}, {"device": "C0:DE:00:00:00:+1"}]}"#,
+                "device 2: 'C0:DE:00:00:00:+1' is not a Bluetooth address"
+            ),
             (
                 #"{"devices": [{"device": "C0:DE:00:00:00:10"}, {"device": "c0:de:00:00:00:10"}]}"#,
                 "'c0:de:00:00:00:10' appears twice"

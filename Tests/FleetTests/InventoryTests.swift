@@ -1,5 +1,6 @@
 import DFUFleet
 import Foundation
+import GATT
 import MCUmgr
 import NordicDFU
 import XCTest
@@ -89,7 +90,8 @@ final class InventoryTests: XCTestCase {
                 FleetRule(name: "Th?rmo-*", versionBelow: DFUFirmwareVersion("2.0.0"), package: "thermo.zip"),
             ])
         let thermo = FleetDeviceInfo(
-            address: "C0:DE:00:00:00:10", name: "Thermo-12", firmwareRevision: "1.9.9")
+            address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10), name: "Thermo-12", firmwareRevision: "1.9.9"
+        )
         XCTAssertEqual(
             inventory.packageChoice(for: inventory.devices[0], info: thermo)?.reason, "device entry")
         XCTAssertEqual(
@@ -107,9 +109,11 @@ final class InventoryTests: XCTestCase {
             inventory.packageChoice(for: inventory.devices[1], info: board)?.reason,
             "rule 1 (hardware revision pca10040)")
         XCTAssertFalse(
-            FleetRule(name: "Thermo-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "Thermo")))
+            FleetRule(name: "Thermo-*", package: "p").matches(
+                FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10), name: "Thermo")))
         XCTAssertTrue(
-            FleetRule(name: "*-*-*", package: "p").matches(FleetDeviceInfo(address: "x", name: "a-b-c-d")))
+            FleetRule(name: "*-*-*", package: "p").matches(
+                FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10), name: "a-b-c-d")))
     }
 
     /// A rule on the MCUboot mode a device tells picks the package built for it.
@@ -121,7 +125,7 @@ final class InventoryTests: XCTestCase {
                  "rules": [{"mcuboot_mode": "direct-xip", "package": "directxip.zip"}]}
                 """#.utf8))
         XCTAssertEqual(inventory.rules.first?.mcubootMode, .directXIP)
-        var device = FleetDeviceInfo(address: "C0:DE:00:00:00:10")
+        var device = FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10))
         XCTAssertEqual(inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "swap.zip")
         device.bootloader = SMPBootloader(name: "MCUboot", mode: .directXIP)
         let choice = inventory.packageChoice(for: inventory.devices[0], info: device)

@@ -23,8 +23,26 @@ final class AddressAndUUIDTests: XCTestCase {
     }
 
     func testDeviceIdentifierTellsAddressFromName() {
-        XCTAssertEqual(DeviceIdentifier("c0:de:00:00:00:10"), .address("C0:DE:00:00:00:10"))
+        XCTAssertEqual(
+            DeviceIdentifier("c0:de:00:00:00:10"), .address(BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10)))
+        XCTAssertEqual(DeviceIdentifier("c0:de:00:00:00:10").description, "C0:DE:00:00:00:10")
         XCTAssertEqual(DeviceIdentifier("Thermo-7"), .name("Thermo-7"))
+    }
+
+    /// Each group is two hex digits: a sign is not one (`UInt8("+A", radix: 16)` reads 10).
+    func testAddressGroupsAreHexDigitsOnly() {
+        XCTAssertNil(BluetoothAddress("+A:BB:CC:DD:EE:FF"))
+        XCTAssertNil(BluetoothAddress("AA:BB:CC:DD:EE:-1"))
+        XCTAssertEqual(BluetoothAddress("0a:Bb:cC:dd:ee:ff")?.description, "0A:BB:CC:DD:EE:FF")
+    }
+
+    func testParsingSaysWhyTextNamesNoDevice() throws {
+        XCTAssertEqual(try DeviceIdentifier.parse("aa:bb:cc:dd:ee:ff").description, "AA:BB:CC:DD:EE:FF")
+        XCTAssertEqual(try DeviceIdentifier.parse("Thermo-7"), .name("Thermo-7"))
+        XCTAssertThrowsError(try DeviceIdentifier.parse("AA:BB:CC:DD:EE:F")) { error in
+            XCTAssertTrue("\(error)".contains("'AA:BB:CC:DD:EE:F' is not a Bluetooth address"), "\(error)")
+        }
+        XCTAssertThrowsError(try DeviceIdentifier.parse(" "))
     }
 
     func testPropertiesRoundTripBlueZFlagNames() {

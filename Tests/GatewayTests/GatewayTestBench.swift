@@ -67,7 +67,7 @@ final class GatewayTestBench: Sendable {
         _ name: String, sees indices: [Int], realTimeFactor: Double = 0, faults: [Int: [String]] = [:],
         store: (any RolloutStore)? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> TestGateway {
-        var simulated: [(device: String, adapter: FleetAdapter)] = []
+        var simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)] = []
         var centrals: [String: SimulatedCentral] = [:]
         for index in indices {
             var spec = FleetSimulationSpec(
@@ -76,7 +76,7 @@ final class GatewayTestBench: Sendable {
             let entry = FleetDeviceEntry(device: Self.address(index), simulate: spec)
             let configuration = try SimulatedDeviceConfiguration(fleetEntry: entry, index: index)
             let (adapter, central) = try FleetAdapter.simulated([configuration])
-            simulated.append((entry.device, adapter))
+            simulated.append((entry.identifier, adapter))
             centrals[entry.device] = central[0]
         }
         var configuration = GatewayConfiguration(name: name)

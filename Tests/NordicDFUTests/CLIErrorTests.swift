@@ -60,6 +60,21 @@ final class CLIErrorTests: XCTestCase {
             ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage")
     }
 
+    /// `--device` is parsed by the argument parser: text shaped like an address that is none is a
+    /// usage error naming the text and both forms the option takes, before any file is read.
+    func testBadDeviceTextIsAUsageErrorNamingTheForms() async throws {
+        for command in [["flash", "x.zip"], ["info"]] {
+            for text in ["C0:DE:00:00:00:1", "+0:DE:00:00:00:10", "c0:de:00:00:00:zz", ""] {
+                try await assertError(
+                    command + ["--json", "--device", text], status: 64, errorClass: "usage",
+                    mentions:
+                        "--device takes an address (AA:BB:CC:DD:EE:FF, either case) or an advertised name")
+                let run = try await CLIRunner.run(command + ["--json", "--device", text])
+                XCTAssertTrue(try run.errorObject().string("message").contains("'\(text)'"), run.stdoutText)
+            }
+        }
+    }
+
     func testUsageErrorsWithoutJSONPrintNothingOnStdout() async throws {
         let run = try await CLIRunner.run(["flash", "--bootloader-address", "sometimes", "x.zip"])
         XCTAssertEqual(run.status, 64)

@@ -7,7 +7,7 @@ import XCTest
 
 /// The `smp-app` kind's options, on the command line and in a fleet inventory.
 final class SMPOptionsTests: XCTestCase {
-    let address = BluetoothAddress("C0:DE:00:00:00:10")!
+    let address = BluetoothAddress.simulatedDevice
 
     func testSMPOptionsReachTheConfiguration() throws {
         let options = try SimulationOptions.parse([

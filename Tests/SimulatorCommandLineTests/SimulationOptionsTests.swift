@@ -53,7 +53,7 @@ final class FaultArgumentTests: XCTestCase {
 }
 
 final class SimulationOptionsTests: XCTestCase {
-    let address = BluetoothAddress("C0:DE:00:00:00:10")!
+    let address = BluetoothAddress.simulatedDevice
 
     private func keyFile() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sim-key-\(UUID()).pem")

@@ -4,17 +4,17 @@ import GATT
 extension BlueZCentral: PairingCentral {
     /// Whether bluetoothd holds a pairing (keys) for the device at `address`; false for a
     /// device it does not know.
-    public func isPaired(address: String) async throws -> Bool {
-        try await bus.isPaired(adapter.devicePath(for: address), device: address)
+    public func isPaired(address: BluetoothAddress) async throws -> Bool {
+        try await bus.isPaired(adapter.devicePath(for: address.description), device: address.description)
     }
 
     /// Without a pairing agent (no pairing settings) there is nobody to ask: it does nothing.
-    public func usePasskey(_ source: PasskeySource?, for address: String) {
-        agent?.usePasskey(source, for: address)
+    public func usePasskey(_ source: PasskeySource?, for address: BluetoothAddress) {
+        agent?.usePasskey(source, for: address.description)
     }
 
     /// `removeDevice(address:)`: bluetoothd forgets the bond and its cache of the device.
-    public func removeBond(address: String) async throws {
+    public func removeBond(address: BluetoothAddress) async throws {
         try await removeDevice(address: address)
     }
 }

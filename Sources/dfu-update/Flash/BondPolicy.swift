@@ -7,7 +7,7 @@ import GATT
 /// address is looked after: a name says nothing of the bond before connecting.
 struct BondPolicy {
     let central: BlueZCentral
-    let address: String?
+    let address: BluetoothAddress?
     let keepsNewBond: Bool
     /// Whether bluetoothd held a bond for the device when the run started.
     let hadBond: Bool

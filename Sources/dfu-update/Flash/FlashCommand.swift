@@ -49,8 +49,10 @@ struct FlashCommand: ContractCommand {
             valueName: "file"))
     var publicKey: String?
 
-    @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
-    var device: String?
+    @Option(
+        help: "The device: its address (AA:BB:CC:DD:EE:FF, either case) or its advertised name.",
+        transform: DeviceIdentifier.argument)
+    var device: DeviceIdentifier?
 
     @OptionGroup var bluetooth: BluetoothOptions
     @OptionGroup(title: "Pairing (docs/pairing.md)") var pairing: PairingOptions
@@ -68,9 +70,6 @@ struct FlashCommand: ContractCommand {
 
     func validate() throws {
         if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
-        if let device, let problem = DeviceIdentifier.problem(with: device) {
-            throw ValidationError("--device: \(problem)")
-        }
     }
 
     func run() async throws {
@@ -82,7 +81,7 @@ struct FlashCommand: ContractCommand {
             Output.error("\(package): \(key.nothingToVerify)")
         }
         try checkPacketSize(for: firmware.contents)
-        let target = device.map(DeviceIdentifier.init) ?? .address(SimulationOptions.simulatedDeviceAddress)
+        let target = device ?? .address(.simulatedDevice)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
         var bonds: BondPolicy?

@@ -6,7 +6,7 @@ enum FleetPlanLine {
     static func members(_ entry: FleetPlanEntry) -> [(String, JSONValue)] {
         [
             ("device", .string(entry.device)), ("found", .bool(entry.found)),
-            ("address", .optional(entry.info?.address)), ("name", .optional(entry.info?.name)),
+            ("address", .optional(entry.info?.address.description)), ("name", .optional(entry.info?.name)),
             ("mode", .optional(entry.info?.mode?.rawValue)),
             ("protocol", .optional(entry.info?.dfuProtocol?.rawValue)),
             ("bootloader", .optional(entry.info?.bootloader?.summary)),

@@ -3,6 +3,7 @@ import DFUFleet
 import DFUGateway
 import DFUSimulator
 import Foundation
+import GATT
 import SimulatorCommandLine
 
 /// What `dfu-update gateway` reaches: the simulated devices of `--simulated-devices`, each on a
@@ -15,7 +16,7 @@ struct GatewaySetup {
 
     init(_ command: GatewayCommand) async throws {
         var simulated: [String: SimulatedCentral] = [:]
-        var simulatedAdapters: [(device: String, adapter: FleetAdapter)] = []
+        var simulatedAdapters: [(device: DeviceIdentifier, adapter: FleetAdapter)] = []
         if let path = command.simulatedDevices {
             let inventory = try FleetSetup.inventory(at: path)
             for (index, entry) in inventory.devices.enumerated() {
@@ -32,7 +33,7 @@ struct GatewaySetup {
                     try FleetAdapter.simulated([configuration], name: FleetSetup.simulatedAdapter)
                 }
                 simulated[entry.device] = centrals[0]
-                simulatedAdapters.append((entry.device, adapter))
+                simulatedAdapters.append((entry.identifier, adapter))
             }
         }
         var adapters: [FleetAdapter] = []

@@ -17,8 +17,10 @@ struct InfoCommand: ContractCommand {
             Bluetooth needed).
             """)
 
-    @Option(help: "The device: its address (AA:BB:CC:DD:EE:FF) or its advertised name.")
-    var device: String
+    @Option(
+        help: "The device: its address (AA:BB:CC:DD:EE:FF, either case) or its advertised name.",
+        transform: DeviceIdentifier.argument)
+    var device: DeviceIdentifier
 
     @OptionGroup var bluetooth: BluetoothOptions
     @OptionGroup var simulation: SimulationOptions
@@ -35,22 +37,16 @@ struct InfoCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
-        if let problem = DeviceIdentifier.problem(with: device) {
-            throw ValidationError("--device: \(problem)")
-        }
-    }
-
     static let readTimeout: Duration = .seconds(10)
 
     func run() async throws {
         let central: any GATTCentral =
             if simulation.simulate != nil {
-                try simulation.central(for: DeviceIdentifier(device))
+                try simulation.central(for: device)
             } else {
                 try await bluetooth.central()
             }
-        let peripheral = try await central.connect(DeviceIdentifier(device), timeout: timeout.duration)
+        let peripheral = try await central.connect(device, timeout: timeout.duration)
         let probe: DeviceProbe
         do {
             probe = try await DeviceProbe.read(peripheral, timeout: Self.readTimeout)
@@ -69,7 +65,7 @@ extension DeviceProbe {
     /// `paired`: whether this host holds a bond for the device; nil when it cannot tell.
     func json(paired: Bool?) -> JSONValue {
         .object([
-            ("address", .string(address)),
+            ("address", .string(address.description)),
             ("name", .optional(name)),
             ("services", .array(services.map { .string($0.uuidString) })),
             ("firmware_revision", .optional(firmwareRevision)),

@@ -74,7 +74,7 @@ struct RolloutCreateCommand: ContractCommand {
         let devices = inventory.devices.map { entry in
             let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
             return RolloutDevice(
-                device: DeviceIdentifier(entry.device).description,
+                device: entry.identifier.description,
                 packageSHA256: package.flatMap { digests[$0] })
         }
         return RolloutSpec(

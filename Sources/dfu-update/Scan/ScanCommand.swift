@@ -42,15 +42,15 @@ struct ScanCommand: ContractCommand {
         let central: any GATTCentral
         let place: String
         if simulation.simulate != nil {
-            central = try simulation.central(for: .address(SimulationOptions.simulatedDeviceAddress))
+            central = try simulation.central(for: .address(.simulatedDevice))
             place = "the simulated link"
         } else {
             let adapter = try await bluetooth.central()
             central = adapter
             place = adapter.adapterName
         }
-        var order: [String] = []
-        var latest: [String: Advertisement] = [:]
+        var order: [BluetoothAddress] = []
+        var latest: [BluetoothAddress: Advertisement] = [:]
         for try await advertisement in central.scan(ScanFilter(), timeout: timeout.duration) {
             if let name, !Glob.matches(name, advertisement.name ?? "") { continue }
             if dfuOnly, DFUDeviceSupport.advertisedProtocol(advertisement.serviceUUIDs) == nil { continue }
@@ -69,7 +69,7 @@ struct ScanCommand: ContractCommand {
     static func jsonLine(_ advertisement: Advertisement) -> JSONValue {
         .object([
             ("event", .string("device")),
-            ("address", .string(advertisement.address)),
+            ("address", .string(advertisement.address.description)),
             ("address_type", .string(advertisement.addressType.rawValue)),
             ("name", .optional(advertisement.name)),
             ("rssi", .optional(advertisement.rssi)),

@@ -4,7 +4,7 @@ import NordicDFU
 
 /// A central that reaches one scripted bootloader, on real time.
 final class ScriptedCentral<Bootloader: ScriptedBootloader>: GATTCentral {
-    static var address: String { "C0:DE:00:00:00:42" }
+    static var address: BluetoothAddress { BluetoothAddress(0xC0, 0xDE, 0x00, 0x00, 0x00, 0x42) }
 
     let link: ScriptedLink<Bootloader>
     private let services: [GATTService]
@@ -69,7 +69,7 @@ final class ScriptedPeripheral<Bootloader: ScriptedBootloader>: GATTPeripheral {
         self.table = services
     }
 
-    var address: String { ScriptedCentral<Bootloader>.address }
+    var address: BluetoothAddress { ScriptedCentral<Bootloader>.address }
     var name: String? { "DfuTarg" }
     var mtu: Int { 247 }
     var isConnected: Bool { link.isConnected }

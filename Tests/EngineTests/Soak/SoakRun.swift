@@ -69,7 +69,7 @@ struct SoakRun {
         guard let now = harness.snapshot else { return ["the device is gone"] }
         var options = EngineHarness.testOptions()
         options.force = true
-        let target = DeviceIdentifier.address(now.address)
+        let target = DeviceIdentifier(now.address)
         guard
             let (result, events) = await harness.update(
                 package, options: options, target: target, within: limit)

@@ -8,7 +8,7 @@ struct DFUConnection {
     let services: [GATTService]
     let mode: DeviceMode
 
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
 }
 
 extension UpdateSession {
@@ -127,8 +127,8 @@ enum BootloaderLocator {
     /// when none appeared within `timeout`.
     static func find(
         in central: any GATTCentral, candidates: [BluetoothAddress], name: String?, timeout: Duration
-    ) async throws -> String? {
-        let wanted = Set(candidates.map(\.description))
+    ) async throws -> BluetoothAddress? {
+        let wanted = Set(candidates)
         do {
             for try await advertisement in central.scan(ScanFilter(), timeout: timeout) {
                 if wanted.contains(advertisement.address) { return advertisement.address }

@@ -5,7 +5,7 @@ import GATT
 /// that they agree about a device. Nothing on the device changes: an SMP device is asked for its
 /// bootloader and, without a version characteristic, for its image list, which only read.
 public struct DeviceProbe: Sendable, Equatable {
-    public var address: String
+    public var address: BluetoothAddress
     public var name: String?
     public var services: [BluetoothUUID]
     /// What the device offers for DFU; nil when nothing.

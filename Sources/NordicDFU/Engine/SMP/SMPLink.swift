@@ -9,7 +9,7 @@ struct SMPLink {
     /// them.
     var parameters = MCUmgrParameters(bufferSize: 384, bufferCount: 4)
 
-    var address: String { peripheral.address }
+    var address: BluetoothAddress { peripheral.address }
 }
 
 extension UpdateSession {
@@ -32,12 +32,13 @@ extension UpdateSession {
     }
 
     /// Finds an SMP device again after its reset, at its address (or by `name`), within `timeout`.
-    func reconnectSMP(at address: String, named name: String? = nil, within timeout: Duration) async throws
+    func reconnectSMP(at address: BluetoothAddress, named name: String? = nil, within timeout: Duration)
+        async throws
         -> SMPLink
     {
         try await prepare(
             try await reconnect(
-                candidates: BluetoothAddress(address).map { [$0] } ?? [], name: name, within: timeout,
+                candidates: [address], name: name, within: timeout,
                 inspecting: inspectSMP))
     }
 
@@ -53,7 +54,8 @@ extension UpdateSession {
                 "it offers \(nordic.rawValue) DFU, not SMP (MCUmgr), and the file is an MCUboot update",
                 advice: "give it a Nordic DFU package (an nrfutil .zip, or a .bin/.hex application)")
         }
-        let channel = try await SMPChannel.open(characteristic, device: peripheral.address, session: self)
+        let channel = try await SMPChannel.open(
+            characteristic, device: peripheral.address.description, session: self)
         return SMPLink(peripheral: peripheral, channel: channel)
     }
 

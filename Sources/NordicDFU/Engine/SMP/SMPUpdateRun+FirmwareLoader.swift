@@ -20,7 +20,7 @@ extension SMPUpdateRun {
         var link = start
         var state = try await loaderImageState(link)
         // the application and its loader: each at the other's address with the lowest bit flipped
-        let otherAddress = BluetoothAddress(link.address)?.lowestBitFlipped.description ?? link.address
+        let otherAddress = link.address.lowestBitFlipped
         let applicationAddress = state == nil ? link.address : otherAddress
         if state == nil {
             link = try await enterFirmwareLoader(link, at: otherAddress)
@@ -66,7 +66,7 @@ extension SMPUpdateRun {
 
     /// Resets the application into its firmware loader and connects to the loader at `loader`
     /// (or by its name).
-    private func enterFirmwareLoader(_ link: SMPLink, at loader: String) async throws -> SMPLink {
+    private func enterFirmwareLoader(_ link: SMPLink, at loader: BluetoothAddress) async throws -> SMPLink {
         session.log(.info, "the application hands updates to its firmware loader: resetting into it")
         try await send(.resetIntoBootMode(1), on: link)
         return try await session.reconnectSMP(
@@ -75,7 +75,7 @@ extension SMPUpdateRun {
 
     /// Resets the loader, which boots the application, and finds the application at its address.
     private func resetIntoApplication(
-        _ link: SMPLink, at address: String, whenReconnected: (SMPLink) -> Void
+        _ link: SMPLink, at address: BluetoothAddress, whenReconnected: (SMPLink) -> Void
     ) async throws {
         try await send(.reset(force: false), on: link)
         session.log(.info, "the firmware loader resets into the application")

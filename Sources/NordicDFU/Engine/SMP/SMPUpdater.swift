@@ -10,7 +10,7 @@ import MCUmgr
 ///
 /// ```swift
 /// let image = try MCUbootImage(bytes: bytes, name: "app_update.bin")
-/// let updater = SMPUpdater(package: MCUbootPackage(image: image), central: central, device: .address("C0:DE:00:00:00:20"))
+/// let updater = SMPUpdater(package: MCUbootPackage(image: image), central: central, device: DeviceIdentifier("C0:DE:00:00:00:20"))
 /// let result = await updater.run { event in … }
 /// ```
 public struct SMPUpdater: FirmwareUpdater {

@@ -27,7 +27,7 @@ enum FleetReportFile {
             ("version_after", .optional(device.versionAfter)), ("bytes_sent", .int(device.bytesSent)),
             ("duration_seconds", .double(device.duration.seconds)),
             ("avg_speed_bytes_per_second", .double(device.averageSpeedBytesPerSecond)),
-            ("retries", .int(device.retries)), ("address", .optional(device.info?.address)),
+            ("retries", .int(device.retries)), ("address", .optional(device.info?.address.description)),
             ("package", .optional(device.package)), ("reason", .optional(device.reason)),
         ]
     }

@@ -11,6 +11,26 @@ extension BluetoothUUID: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
+extension DeviceIdentifier: ExpressibleByArgument {
+    /// An address (`AA:BB:CC:DD:EE:FF`, either case) or an advertised name.
+    public init?(argument: String) {
+        guard let identifier = try? Self.parse(argument) else { return nil }
+        self = identifier
+    }
+
+    /// `text` as a device, or a usage error that names it and the forms `--device` takes (for
+    /// `transform:`: ArgumentParser prints no reason for a failed `init?(argument:)`).
+    static func argument(_ text: String) throws -> DeviceIdentifier {
+        do {
+            return try parse(text)
+        } catch {
+            throw ValidationError(
+                "\(error.problem); --device takes an address (AA:BB:CC:DD:EE:FF, either case) or an advertised name"
+            )
+        }
+    }
+}
+
 extension DFUFirmwareVersion: ExpressibleByArgument {
     /// `x.y.z` or an integer.
     public init?(argument: String) { self.init(argument) }

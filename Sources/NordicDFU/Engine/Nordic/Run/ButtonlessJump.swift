@@ -12,7 +12,7 @@ struct ButtonlessJump {
         _ characteristic: any GATTCharacteristic, kind: ButtonlessKind, peripheral: any GATTPeripheral
     ) async throws {
         let channel = try await ControlPointChannel<ButtonlessDFUResponse>.open(
-            characteristic, device: peripheral.address, session: session)
+            characteristic, device: peripheral.address.description, session: session)
         defer { channel.close() }
         let experimental = kind == .experimental
         if kind == .withoutBonds, let name = advertisingName() {
@@ -66,7 +66,7 @@ struct ButtonlessJump {
     /// application resets without answering.
     func legacy(_ controlPoint: any GATTCharacteristic, peripheral: any GATTPeripheral) async throws {
         let channel = try await ControlPointChannel<LegacyDFUResponse>.open(
-            controlPoint, device: peripheral.address, session: session)
+            controlPoint, device: peripheral.address.description, session: session)
         defer { channel.close() }
         try? await channel.write(LegacyDFURequest.startDFU(.application).encoded)
         await waitForReset(peripheral)

@@ -6,7 +6,7 @@ import Logging
 /// reports what happens as events.
 ///
 /// ```swift
-/// let updater = DFUUpdater(package: package, central: central, device: .address("C0:DE:00:00:00:10"))
+/// let updater = DFUUpdater(package: package, central: central, device: DeviceIdentifier("C0:DE:00:00:00:10"))
 /// let (controller, events) = updater.start()
 /// for await event in events { … }   // the last event is `.result`
 /// ```

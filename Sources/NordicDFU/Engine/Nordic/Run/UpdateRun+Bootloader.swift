@@ -5,15 +5,15 @@ extension UpdateRun {
     func enterBootloader(_ connection: DFUConnection) async throws -> DFUConnection {
         session.state(.enablingDfuMode)
         let jump = ButtonlessJump(session: session)
-        let application = session.whereabouts.applicationAddress ?? BluetoothAddress(connection.address)
+        let application = session.whereabouts.applicationAddress ?? connection.address
         var candidates: [BluetoothAddress] = []
         switch connection.mode {
         case .secureApplication(let buttonless, let kind):
             try await jump.secure(buttonless, kind: kind, peripheral: connection.peripheral)
-            if let application { candidates = kind == .withBonds ? [application] : [application.incremented] }
+            candidates = kind == .withBonds ? [application] : [application.incremented]
         case .legacyApplication(let controlPoint, _):
             try await jump.legacy(controlPoint, peripheral: connection.peripheral)
-            if let application { candidates = [application, application.incremented] }
+            candidates = [application, application.incremented]
         case .secureBootloader, .legacyBootloader:
             return connection
         }
@@ -84,7 +84,7 @@ extension UpdateRun {
     func rebootCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
         var candidates: [BluetoothAddress] = []
         for address in [
-            BluetoothAddress(connection.address), session.whereabouts.applicationAddress?.incremented,
+            connection.address, session.whereabouts.applicationAddress?.incremented,
             session.whereabouts.applicationAddress,
         ] {
             if let address, !candidates.contains(address) { candidates.append(address) }

@@ -56,7 +56,7 @@ extension UpdateRun {
     }
 
     /// Completes when the application at `address` reports the package's version.
-    private func confirm(_ installed: String?, at address: String) throws {
+    private func confirm(_ installed: String?, at address: BluetoothAddress) throws {
         guard let expected = packageVersion else {
             throw notConfirmed("the package states no application version to compare with")
         }

@@ -27,7 +27,7 @@ extension UpdateRun {
                 attempt += 1
                 await session.beginReconnection(attempt, after: failure, dropping: connection.peripheral)
                 connection = try await session.reconnect(
-                    candidates: [BluetoothAddress(connection.address)].compactMap { $0 }
+                    candidates: [connection.address]
                         + rebootCandidates(after: connection),
                     name: bootloaderName)
                 track(connection)
@@ -64,7 +64,7 @@ extension UpdateRun {
         switch connection.mode {
         case .secureBootloader(let controlPoint, let packet):
             let channel = try await ControlPointChannel<SecureDFUResponse>.open(
-                controlPoint, device: connection.address, session: session)
+                controlPoint, device: connection.address.description, session: session)
             defer { channel.close() }
             let size = await PacketStreamer.securePacketSize(for: packet, maximum: options.maximumPacketSize)
             var transfer = SecureFirmwareTransfer(
@@ -74,7 +74,7 @@ extension UpdateRun {
             outcome = try await run(&transfer, on: controlPoint, abortOnRejection: !skipsRefusedPart)
         case .legacyBootloader(let controlPoint, let packet, let version):
             let channel = try await ControlPointChannel<LegacyDFUResponse>.open(
-                controlPoint, device: connection.address, session: session)
+                controlPoint, device: connection.address.description, session: session)
             defer { channel.close() }
             let streamer = PacketStreamer(
                 characteristic: packet, packetSize: PacketStreamer.legacyPacketSize, session: session)

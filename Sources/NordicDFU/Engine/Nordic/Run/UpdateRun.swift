@@ -26,7 +26,7 @@ struct UpdateRun {
             session.state(.connecting)
             var current = try await session.connect(session.device)
             connection = current
-            session.whereabouts.applicationAddress = BluetoothAddress(current.address)
+            session.whereabouts.applicationAddress = current.address
             session.whereabouts.startedInBootloader = current.mode.isBootloader
             let check = await versionCheck(current, force: options.force)
             session.emit(.version(check))
