@@ -93,7 +93,7 @@ final class OnePairTests: XCTestCase {
         let simulated = try SimulatedCentral(devices: [Self.device()])
         let package = try Self.package()
         let (result, _) = await Self.update(
-            package, on: SMPFaultCentral(simulated, .dropAtStateRead, onConnection: 2))
+            package, on: SMPLinkFault.dropAtStateRead.central(simulated, onConnection: 2))
         XCTAssertEqual(result.outcome, .completed, "\(result.failure?.message ?? "")")
         XCTAssertEqual(result.retries, 1)
         let snapshot = try XCTUnwrap(simulated.snapshot(of: SMPUpdateTests.address))
