@@ -165,7 +165,7 @@ extension FleetDeviceEntry {
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
                 "smp_reassembly", "smp_image_check", "smp_erase_storage", "image_hash",
-                "mcuboot_mode", "mcuboot_no_downgrade", "network_core",
+                "mcuboot_mode", "mcuboot_no_downgrade", "network_core", "network_core_one_pair",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),
