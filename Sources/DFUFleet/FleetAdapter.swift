@@ -41,6 +41,8 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     public var dfuProtocol: DFUProtocol?
     /// An SMP device's bootloader and its mode, when the device tells.
     public var bootloader: SMPBootloader?
+    /// An SMP device's image layout, as its list shows it.
+    public var imageLayout: SMPImageLayout?
 
     public init(
         address: BluetoothAddress, name: String? = nil, firmwareRevision: String? = nil,
@@ -64,6 +66,7 @@ public struct FleetDeviceInfo: Sendable, Equatable {
             hardwareRevision: inBootloader ? nil : probe.hardwareRevision, mode: probe.support?.mode,
             dfuProtocol: probe.support?.protocolKind)
         bootloader = probe.bootloader
+        imageLayout = probe.imageLayout
     }
 
     /// Whether the device waits in its bootloader.

@@ -165,7 +165,7 @@ extension FleetDeviceEntry {
                 "faults", "page_erase_ms", "word_write_us", "slot_kib", "smp_buf_size", "smp_buf_count",
                 "real_time_factor",
                 "smp_reassembly", "smp_image_check", "smp_erase_storage", "image_hash",
-                "mcuboot_mode", "mcuboot_no_downgrade", "network_core",
+                "mcuboot_mode", "mcuboot_no_downgrade", "network_core", "network_core_one_pair",
             ])
         self.init(
             device: device, package: try entry.string("package"), adapter: try entry.string("adapter"),
@@ -181,7 +181,9 @@ extension FleetRule {
         let place = "rule \(number)"
         let rule = try InventoryObject(
             value, at: place,
-            allowed: ["name", "hardware_revision", "version_below", "mcuboot_mode", "package"]
+            allowed: [
+                "name", "hardware_revision", "version_below", "mcuboot_mode", "numbered_images", "package",
+            ]
                 + InventoryObject.securityKeys)
         guard let package = try rule.string("package") else {
             throw FleetInventoryError("\(place): package missing")
@@ -205,10 +207,15 @@ extension FleetRule {
         self.init(
             name: try rule.string("name"), hardwareRevision: try rule.string("hardware_revision"),
             versionBelow: versionBelow, mcubootMode: mcubootMode, package: package)
+        numberedImages = try rule.bool("numbered_images")
         security = try rule.security()
-        guard name != nil || hardwareRevision != nil || versionBelow != nil || mcubootMode != nil else {
+        guard
+            name != nil || hardwareRevision != nil || versionBelow != nil || mcubootMode != nil
+                || numberedImages != nil
+        else {
             throw FleetInventoryError(
-                "\(place) has no condition (name, hardware_revision, version_below or mcuboot_mode) and would match "
+                "\(place) has no condition (name, hardware_revision, version_below, mcuboot_mode or "
+                    + "numbered_images) and would match "
                     + "every device; give the package to all devices through \"defaults\" instead")
         }
     }

@@ -110,7 +110,7 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var wordWriteUs: Int?
     /// `smp-app` settings (`slot_kib`, `smp_buf_size`, `smp_buf_count`, `smp_reassembly`,
     /// `smp_image_check`, `smp_erase_storage`, `image_hash`, `mcuboot_mode`,
-    /// `mcuboot_no_downgrade`, `network_core`).
+    /// `mcuboot_no_downgrade`, `network_core`, `network_core_one_pair`).
     public var slotKib: Int?
     public var smpBufSize: Int?
     public var smpBufCount: Int?
@@ -121,6 +121,7 @@ public struct FleetSimulationSpec: Sendable, Equatable {
     public var mcubootMode: String?
     public var mcubootNoDowngrade = false
     public var networkCore = false
+    public var networkCoreOnePair = false
     /// Real time per unit of virtual time its GATT operations also take (`real_time_factor`).
     public var realTimeFactor: Double?
 

@@ -100,4 +100,7 @@ public struct FleetPlanEntry: Sendable {
     /// What the device needs to be paired and where its passkey comes from (never the passkey);
     /// nil when it was not looked at.
     public var security: DeviceSecurity?
+    /// The device's image layout as its list shows it, read with the package it gets
+    /// (`SMPImageLayout.summary(updatingNetworkCore:)`); nil for a device without an image list.
+    public var imageLayout: String?
 }

@@ -15,6 +15,11 @@ public struct FleetRule: Sendable, Equatable {
     /// a package with slot variants, an overwrite-only nRF5340 one with its network core, … A
     /// device that does not tell its mode does not match.
     public var mcubootMode: MCUbootMode?
+    /// Whether an SMP device's image list numbers its entries (`SMPImageLayout.numbered`): true
+    /// for a build with more than one updatable image (an nRF5340 built for simultaneous
+    /// updates), false for a single-image device or an nRF5340 with one image pair. A device
+    /// without an image list does not match.
+    public var numberedImages: Bool?
     /// The package path.
     public var package: String
     /// What the devices it matches need to be paired (docs/pairing.md); empty: it says nothing.
@@ -36,6 +41,7 @@ public struct FleetRule: Sendable, Equatable {
         if let name, !Glob.matches(name, info.name ?? "") { return false }
         if let hardwareRevision, info.hardwareRevision != hardwareRevision { return false }
         if let mcubootMode, info.bootloader?.mode != mcubootMode { return false }
+        if let numberedImages, info.imageLayout?.numbered != numberedImages { return false }
         if let versionBelow {
             guard let installed = info.firmwareRevision.flatMap(DFUFirmwareVersion.init),
                 installed < versionBelow
@@ -51,6 +57,7 @@ public struct FleetRule: Sendable, Equatable {
         if let hardwareRevision { conditions.append("hardware revision \(hardwareRevision)") }
         if let versionBelow { conditions.append("version below \(versionBelow)") }
         if let mcubootMode { conditions.append("MCUboot mode \(mcubootMode.name)") }
+        if let numberedImages { conditions.append(numberedImages ? "numbered images" : "unnumbered images") }
         return conditions.isEmpty ? "any device" : conditions.joined(separator: ", ")
     }
 }

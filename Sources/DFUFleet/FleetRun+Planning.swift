@@ -99,6 +99,7 @@ extension FleetRun {
                 device: device, found: true, info: info,
                 note: failure?.error == .securityRequired ? "no passkey source" : "no package applies")
             entry.security = needs
+            entry.imageLayout = info.imageLayout?.summary
             emit(.planned(entry))
             await finishPairing(device, central: central)
             var report = FleetDeviceReport(device: device, result: .failed)
@@ -118,6 +119,7 @@ extension FleetRun {
             device: device, found: true, info: info, choice: choice, packageVersion: check.package,
             decision: check.decision)
         entry.security = needs
+        entry.imageLayout = info.imageLayout?.summary(updatingNetworkCore: package.updatesNetworkCore)
         emit(.planned(entry))
         // no further connection: the bond, if the probe made one, goes now
         if options.plan || check.decision == .skip { await finishPairing(device, central: central) }

@@ -22,6 +22,7 @@ extension FleetSimulationSpec {
         mcubootMode = try object.string("mcuboot_mode")
         mcubootNoDowngrade = try object.bool("mcuboot_no_downgrade") ?? false
         networkCore = try object.bool("network_core") ?? false
+        networkCoreOnePair = try object.bool("network_core_one_pair") ?? false
         realTimeFactor = try object.double("real_time_factor", in: 0...10)
     }
 }

@@ -41,6 +41,7 @@ extension SimulatedDeviceConfiguration {
         if spec.smpEraseStorage { arguments.append("--sim-smp-erase-storage") }
         if spec.mcubootNoDowngrade { arguments.append("--sim-mcuboot-no-downgrade") }
         if spec.networkCore { arguments.append("--sim-network-core") }
+        if spec.networkCoreOnePair { arguments.append("--sim-network-core-one-pair") }
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
             self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)

@@ -140,4 +140,32 @@ final class InventoryTests: XCTestCase {
                         .utf8))
         ) { XCTAssertTrue("\($0)".contains("rule 1: mcuboot_mode 'xip'"), "\($0)") }
     }
+
+    /// A rule on whether the image list numbers its entries tells an nRF5340 built for
+    /// simultaneous updates from one with one image pair.
+    func testARuleOnNumberedImages() throws {
+        let inventory = try FleetInventory(
+            json: Data(
+                #"""
+                {"defaults": {"package": "onepair.zip"}, "devices": [{"device": "A"}],
+                 "rules": [{"numbered_images": true, "package": "simultaneous.zip"}]}
+                """#.utf8))
+        XCTAssertEqual(inventory.rules.first?.numberedImages, true)
+        var device = FleetDeviceInfo(address: "C0:DE:00:00:00:10")
+        XCTAssertEqual(
+            inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "onepair.zip")
+        device.imageLayout = SMPImageLayout(images: 1, numbered: false)
+        XCTAssertEqual(
+            inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "onepair.zip")
+        device.imageLayout = SMPImageLayout(images: 1, numbered: true)
+        let choice = inventory.packageChoice(for: inventory.devices[0], info: device)
+        XCTAssertEqual(choice?.package, "simultaneous.zip")
+        XCTAssertEqual(choice?.reason, "rule 1 (numbered images)")
+        XCTAssertThrowsError(
+            try FleetInventory(
+                json: Data(
+                    #"{"devices": [{"device": "A"}], "rules": [{"numbered_images": 2, "package": "p"}]}"#.utf8
+                ))
+        ) { XCTAssertTrue("\($0)".contains("numbered_images"), "\($0)") }
+    }
 }

@@ -112,4 +112,21 @@ final class SMPOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.timing.pageErase, .milliseconds(20))
         XCTAssertEqual(configuration.faults, [.revertAfterTest])
     }
+
+    func testFleetEntryTakesTheNetworkCoreSetups() throws {
+        let json = """
+            {"devices": [{"device": "sim-1", "simulate": {"kind": "smp-app", "network_core_one_pair": true}},
+                         {"device": "sim-2", "simulate": {"kind": "smp-app", "network_core": true,
+                                                          "network_core_one_pair": true,
+                                                          "mcuboot_mode": "overwrite-only"}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        let onePair = try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)
+        XCTAssertEqual(onePair.smp.networkCoreOnePair, .erasesImage)
+        XCTAssertFalse(onePair.smp.networkCore)
+        XCTAssertThrowsError(try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[1], index: 1)) {
+            XCTAssertTrue("\($0)".contains("device 'sim-2'"), "\($0)")
+            XCTAssertTrue("\($0)".contains("exclude each other"), "\($0)")
+        }
+    }
 }

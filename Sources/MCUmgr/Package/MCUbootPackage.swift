@@ -40,6 +40,9 @@ public struct MCUbootPackage: Sendable {
         images = [Image(imageIndex: 0, core: .application, image: image)]
     }
 
+    /// Whether the package holds an image for an nRF5340's network core.
+    public var updatesNetworkCore: Bool { images.contains { $0.core == .network } }
+
     /// The images, from the given one on: what a retry still has to send.
     public init(name: String, images: [Image]) {
         self.name = name

@@ -10,6 +10,7 @@ enum FleetPlanLine {
             ("mode", .optional(entry.info?.mode?.rawValue)),
             ("protocol", .optional(entry.info?.dfuProtocol?.rawValue)),
             ("bootloader", .optional(entry.info?.bootloader?.summary)),
+            ("image_layout", .optional(entry.imageLayout)),
             ("installed", .optional(entry.info?.firmwareRevision)),
             ("hardware_revision", .optional(entry.info?.hardwareRevision)),
             ("package", .optional(entry.choice?.package)),
@@ -28,6 +29,7 @@ enum FleetPlanLine {
         let bootloader = info.bootloader.map { ", \($0.summary)" } ?? ""
         let where_ =
             "\(info.address), \(info.mode?.rawValue ?? "unknown mode")\(bootloader), runs \(info.firmwareRevision ?? "unknown")"
+            + (entry.imageLayout.map { ", \($0)" } ?? "")
         // where the passkey comes from, never the passkey
         let security = entry.security.map { "; security: \($0)" } ?? ""
         guard let choice = entry.choice else {

@@ -86,6 +86,12 @@ extension DeviceProbe {
                     .object([("name", .string($0.name)), ("mode", .optional($0.mode?.description))])
                 } ?? .null
             ),
+            (
+                "images",
+                imageLayout.map {
+                    .object([("listed", .int($0.images)), ("numbered", .bool($0.numbered))])
+                } ?? .null
+            ),
             ("paired", paired.map(JSONValue.bool) ?? .null),
         ])
     }
@@ -104,6 +110,7 @@ extension DeviceProbe {
             lines.append("  DFU: not offered")
         }
         if let bootloader { lines.append("  bootloader: \(bootloader.summary)") }
+        if let imageLayout { lines.append("  images: \(imageLayout.summary)") }
         if let paired { lines.append("  bond: \(paired ? "this host holds one" : "none on this host")") }
         lines.append("  services: " + services.map(\.uuidString).joined(separator: ", "))
         return lines.joined(separator: "\n")

@@ -3,7 +3,7 @@ import GATT
 /// One look at a connected device: what it offers for DFU and the Device Information strings it
 /// reports. The one probe that the engine, `dfu-update info` and the fleet read devices with, so
 /// that they agree about a device. Nothing on the device changes: an SMP device is asked for its
-/// bootloader and, without a version characteristic, for its image list, which only read.
+/// bootloader and for its image list, which only read.
 public struct DeviceProbe: Sendable, Equatable {
     public var address: BluetoothAddress
     public var name: String?
@@ -20,6 +20,8 @@ public struct DeviceProbe: Sendable, Equatable {
     public var softwareRevision: String?
     /// An SMP device's bootloader, when it tells (OS group bootloader information).
     public var bootloader: SMPBootloader?
+    /// An SMP device's image layout, as its list shows it; nil for other devices or no list.
+    public var imageLayout: SMPImageLayout?
 
     /// Reads a connected `peripheral`, each read bounded by `timeout`; `options` name the
     /// version characteristic and the DFU services (custom UUIDs). Throws the transport's
@@ -31,10 +33,12 @@ public struct DeviceProbe: Sendable, Equatable {
         let support = try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout)
         var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
         var bootloader: SMPBootloader?
+        var layout: SMPImageLayout?
         if support?.protocolKind == .smp {
-            let told = await readSMP(in: services, version: version == nil, timeout: timeout)
+            let told = await readSMP(in: services, timeout: timeout)
             version = version ?? told.version
             bootloader = told.bootloader
+            layout = told.layout
         }
         return DeviceProbe(
             address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
@@ -43,7 +47,7 @@ public struct DeviceProbe: Sendable, Equatable {
                 of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout),
             softwareRevision: try await text(
                 of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout),
-            bootloader: bootloader)
+            bootloader: bootloader, imageLayout: layout)
     }
 
     /// The value of the characteristic `uuid` as Device Information strings are written: UTF-8,

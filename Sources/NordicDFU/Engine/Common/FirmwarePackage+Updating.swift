@@ -20,6 +20,11 @@ extension FirmwarePackage {
     /// image's `major.minor.revision`; nil when it has none or it cannot be written so.
     public var applicationVersion: DFUFirmwareVersion? { contents.installedVersion }
 
+    /// Whether the package holds an image for an nRF5340's network core (an MCUboot package).
+    public var updatesNetworkCore: Bool {
+        if case .mcuboot(let package) = self { package.updatesNetworkCore } else { false }
+    }
+
     /// The protocol family the package is for.
     public var dfuProtocol: DFUProtocol { contents.dfuProtocol }
 

@@ -4,25 +4,24 @@ import MCUmgr
 
 extension DeviceProbe {
     /// What an SMP device tells of itself through requests that only read (`img_mgmt_state_read`,
-    /// `os_mgmt_bootloader_info`): the version of the image it runs (image 0's active slot), when
-    /// `version` asks for it, and its bootloader's name and mode. Nil fields without an SMP
+    /// `os_mgmt_bootloader_info`): the version of the image it runs (image 0's active slot), the
+    /// image layout its list shows, and its bootloader's name and mode. Nil fields without an SMP
     /// characteristic, without an answer within `timeout` (real time), or for a question the
     /// device answers with an error (a command not built in).
-    static func readSMP(in services: [GATTService], version: Bool, timeout: Duration) async -> (
-        version: String?, bootloader: SMPBootloader?
+    static func readSMP(in services: [GATTService], timeout: Duration) async -> (
+        version: String?, layout: SMPImageLayout?, bootloader: SMPBootloader?
     ) {
-        // the version first: a device that leaves a question unanswered ends the exchange
-        let requests: [SMPRequest] =
-            (version ? [.imageState] : []) + [
-                .bootloaderInfo(query: nil), .bootloaderInfo(query: BootloaderInfo.modeQuery),
-            ]
+        // the list first: a device that leaves a question unanswered ends the exchange
+        let requests: [SMPRequest] = [
+            .imageState, .bootloaderInfo(query: nil), .bootloaderInfo(query: BootloaderInfo.modeQuery),
+        ]
         let answers = await smpAnswers(to: requests, in: services, timeout: timeout)
-        let running = answers[.imageState].flatMap { try? ImageStateResponse($0) }?.images
-            .first { $0.image == 0 && $0.active }?.version
+        let list = answers[.imageState].flatMap { try? ImageStateResponse($0) }
+        let running = list?.images.first { $0.image == 0 && $0.active }?.version
         let bootloader = SMPBootloader(
             nameAnswer: answers[.bootloaderInfo(query: nil)],
             modeAnswer: answers[.bootloaderInfo(query: BootloaderInfo.modeQuery)])
-        return (running, bootloader)
+        return (running, list.flatMap(SMPImageLayout.init), bootloader)
     }
 
     /// The answers to `requests`, sent one after the other on one subscription; a request

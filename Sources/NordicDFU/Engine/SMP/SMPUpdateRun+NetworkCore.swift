@@ -7,7 +7,7 @@ import MCUmgr
 /// and checks that each mark took.
 extension SMPUpdateRun {
     /// Whether the package holds an image for the network core.
-    var updatesNetworkCore: Bool { package.images.contains { $0.core == .network } }
+    var updatesNetworkCore: Bool { package.updatesNetworkCore }
 
     /// Why `activation` cannot be honoured for this package; nil when it can.
     var networkCoreRefusal: String? {
