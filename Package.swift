@@ -5,6 +5,7 @@ let package = Package(
     name: "dfu-update",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "FirmwareUpdate", targets: ["FirmwareUpdate"]),
         .library(name: "NordicDFU", targets: ["NordicDFU"]),
         .library(name: "DFUFleet", targets: ["DFUFleet"]),
         .library(name: "DFUGateway", targets: ["DFUGateway"]),
@@ -58,15 +59,23 @@ let package = Package(
         .target(name: "GATT", dependencies: ["DFUSupport"]),
         // GATT implemented on org.bluez.
         .target(name: "BlueZ", dependencies: ["CDatagrams", "DFUSupport", "DBus", "GATT"]),
-        // The library users import: packages, wire protocols, the update engine.
+        // The library users import: one update of either family (Nordic DFU, MCUmgr over SMP)
+        // behind `FirmwareUpdater`, and `FirmwarePackage`, which tells the families' files apart.
+        .target(
+            name: "FirmwareUpdate",
+            dependencies: [
+                "DFUSupport", "GATT", "MCUmgr", "NordicDFU",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Nordic DFU's wire formats and package reading only (Secure and Legacy DFU): zip,
+        // manifest, init packets, hex, signatures, requests and responses, CRCs.
         .target(
             name: "NordicDFU",
             dependencies: [
                 "DFUSupport",
-                "CZip", "CCRC32Folding", "GATT", "MCUmgr",
+                "CZip", "CCRC32Folding", "GATT",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
@@ -77,7 +86,8 @@ let package = Package(
         .target(
             name: "DFUFleet",
             dependencies: [
-                "DFUSupport", "NordicDFU", "MCUmgr", "GATT", .product(name: "Logging", package: "swift-log"),
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "GATT",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.
@@ -98,7 +108,7 @@ let package = Package(
         .target(
             name: "RolloutPage",
             dependencies: [
-                "DFURollout", "DFUSupport", "NordicDFU",
+                "DFURollout", "DFUSupport", "FirmwareUpdate", "NordicDFU",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,7 +117,7 @@ let package = Package(
         .target(
             name: "DFUGateway",
             dependencies: [
-                "DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT",
+                "DFUFleet", "DFURollout", "DFUSupport", "FirmwareUpdate", "NordicDFU", "GATT",
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // `--metrics HOST:PORT`: the Prometheus backend for swift-metrics and a small HTTP server
@@ -148,7 +158,8 @@ let package = Package(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ",
+                "SimulatorCommandLine",
                 "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint", "RolloutPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -158,7 +169,8 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "SimulatorProcess",
+                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatorCommandLine",
+                "SimulatorProcess",
                 "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -189,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "NordicDFUTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "MCUmgr", "TestSupport",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The `dfu-update` binary run as users run it (through `CLIRunner`).
@@ -206,14 +218,20 @@ let package = Package(
             dependencies: ["BlueZ", "DBus", "DFUSupport", "GATT", "SimulatorProcess", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport"]),
+            dependencies: [
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "TestSupport",
+            ]),
         .testTarget(
             name: "DFUSimulatorTests",
-            dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
+            dependencies: [
+                "DFUSupport", "DFUSimulator", "FirmwareUpdate", "MCUmgr", "NordicDFU", "GATT", "TestSupport",
+            ]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "GATT",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "DFUFleet", "DFUSimulator",
+                "SimulatorCommandLine",
+                "GATT",
                 "TestSupport",
             ]),
         .testTarget(
@@ -242,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "RolloutPageTests",
             dependencies: [
-                "RolloutPage", "DFURollout", "NordicDFU",
+                "RolloutPage", "DFURollout", "FirmwareUpdate", "NordicDFU",
                 "GATT", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),

@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import NordicDFU
 
 /// How a fleet update runs (docs/fleet.md).

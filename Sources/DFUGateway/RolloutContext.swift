@@ -1,5 +1,6 @@
 import DFUFleet
 import DFURollout
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU

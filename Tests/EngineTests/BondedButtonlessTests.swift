@@ -2,6 +2,7 @@ import DFUSimulator
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Secure DFU buttonless with bonds (docs/nordic-dfu.md, "Buttonless with bonds"): the

@@ -3,6 +3,7 @@ import GATT
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// `DeviceProbe`, the one look at a device that the engine, `info` and the fleet share.

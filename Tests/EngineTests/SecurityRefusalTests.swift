@@ -2,6 +2,7 @@ import DFUSimulator
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// A device that refuses the update for security: the update fails at once with the error of

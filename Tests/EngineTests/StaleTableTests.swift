@@ -2,6 +2,7 @@ import DFUSimulator
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// A central that lists the GATT table it kept of the device at the same address

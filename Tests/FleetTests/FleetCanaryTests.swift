@@ -1,5 +1,6 @@
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import SimulatorCommandLine

@@ -1,4 +1,5 @@
 import DFUFleet
+import FirmwareUpdate
 import Foundation
 import MCUmgr
 import NordicDFU

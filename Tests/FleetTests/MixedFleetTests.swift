@@ -1,6 +1,7 @@
 import DFUFleet
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import SimulatorCommandLine

@@ -33,7 +33,7 @@ extension DFUPackage {
 
     /// The file's bytes, memory-mapped: only the pages the reader touches are loaded, so a huge
     /// file that is not a package costs neither time nor memory.
-    static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
+    package static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DFUPackageError(.fileNotFound, file: name, reason: "no such file")

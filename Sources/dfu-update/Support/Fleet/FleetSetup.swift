@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueZ
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
