@@ -150,16 +150,21 @@ let package = Package(
         .target(
             name: "SimulatorCommandLine",
             dependencies: [
-                "DFUSimulator", "DFUFleet", "NordicDFU", "GATT", "MCUmgr",
+                "DFUSimulator", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Simulated devices as a fleet's adapters and inventory entries (`simulate` objects),
+        // for dfu-update's fleet and gateway, dfu-bench and the tests.
+        .target(
+            name: "SimulatedFleet",
+            dependencies: ["DFUFleet", "DFUSimulator", "GATT", "SimulatorCommandLine"]),
 
         .executableTarget(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
                 "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ",
-                "SimulatorCommandLine",
+                "SimulatedFleet", "SimulatorCommandLine",
                 "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint", "RolloutPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,8 +174,8 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatorCommandLine",
-                "SimulatorProcess",
+                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatedFleet",
+                "SimulatorCommandLine", "SimulatorProcess",
                 "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -230,14 +235,14 @@ let package = Package(
             name: "FleetTests",
             dependencies: [
                 "DFUSupport", "FirmwareUpdate", "NordicDFU", "DFUFleet", "DFUSimulator",
-                "SimulatorCommandLine",
+                "SimulatedFleet", "SimulatorCommandLine",
                 "GATT",
                 "TestSupport",
             ]),
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
-                "SimulatorCommandLine", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
+                "SimulatorCommandLine", "SimulatedFleet", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -250,7 +255,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
+                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatedFleet",
+                "SimulatorCommandLine",
                 "GATT", "MetricsEndpoint", "RolloutPage",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),

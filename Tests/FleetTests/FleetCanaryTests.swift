@@ -3,6 +3,7 @@ import DFUSimulator
 import FirmwareUpdate
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -4,6 +4,7 @@ import DFUSupport
 import FirmwareUpdate
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

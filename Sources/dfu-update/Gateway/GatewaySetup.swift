@@ -3,6 +3,7 @@ import DFUFleet
 import DFUGateway
 import DFUSimulator
 import Foundation
+import SimulatedFleet
 import SimulatorCommandLine
 
 /// What `dfu-update gateway` reaches: the simulated devices of `--simulated-devices`, each on a

@@ -6,6 +6,7 @@ import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
+import SimulatedFleet
 
 /// What `dfu-update fleet` needs before it starts: the inventory, its packages, the adapters
 /// (BlueZ adapters for real devices, one simulated adapter for the entries with `simulate`) and

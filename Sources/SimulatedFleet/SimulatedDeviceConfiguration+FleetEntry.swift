@@ -2,7 +2,7 @@ import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT
-import NordicDFU
+import SimulatorCommandLine
 
 extension SimulatedDeviceConfiguration {
     /// The simulated device of an inventory entry with a `simulate` object, read as the same

@@ -2,7 +2,6 @@ import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT
-import NordicDFU
 
 extension FleetAdapter {
     /// An adapter of simulated devices, each on a `SimulatedCentral` of its own, so that each has
