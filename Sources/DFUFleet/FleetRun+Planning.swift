@@ -112,7 +112,7 @@ extension FleetRun {
         }
         let packaged =
             options.update.packageVersion.flatMap(DFUFirmwareVersion.init)
-            ?? package.applicationVersion
+            ?? package.contents.installedVersion
         let check = DFUVersionCheck(
             installed: info.firmwareRevision, package: packaged,
             force: found.entry.force ?? fleet.inventory.defaults.force)

@@ -71,7 +71,7 @@ struct RolloutContext: Sendable {
             let file = folder.appendingPathComponent(URL(fileURLWithPath: package.name).lastPathComponent)
             try bytes.write(to: file, options: .atomic)
             let firmware = try FirmwarePackage(contentsOf: file)
-            try firmware.checkDevicesCanVerify()
+            try firmware.contents.checkDevicesCanVerify()
             packages[package.name] = firmware
         }
         let inventory: FleetInventory

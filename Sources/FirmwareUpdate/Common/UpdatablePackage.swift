@@ -2,7 +2,7 @@ import GATT
 import NordicDFU
 
 /// What commands, fleets and gateways need of a package, whatever its protocol family. Each
-/// family's package conforms in its own folder (`Engine/Nordic`, `Engine/SMP`); everything
+/// family's package conforms in its own folder (`Nordic/`, `SMP/`); everything
 /// outside those folders reaches a family through this protocol, not a `switch`.
 public protocol UpdatablePackage: Sendable {
     /// The protocol family the package is for.

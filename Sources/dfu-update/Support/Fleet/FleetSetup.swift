@@ -108,7 +108,7 @@ struct FleetSetup {
         for path in paths {
             do {
                 let package = try FirmwarePackage(contentsOf: URL(fileURLWithPath: path))
-                try package.checkDevicesCanVerify()
+                try package.contents.checkDevicesCanVerify()
                 packages[path] = package
             } catch {
                 throw CommandFailure(error) ?? error
