@@ -42,7 +42,7 @@ public enum FirmwarePackage: Sendable {
             }
             self = .mcuboot(MCUbootPackage(package))
         } else {
-            self = .nordic(try DFUPackage(contentsOf: url))
+            self = .nordic(try DFUPackage(fileData: data, of: url))
         }
     }
 
