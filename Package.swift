@@ -5,6 +5,7 @@ let package = Package(
     name: "dfu-update",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "FirmwareUpdate", targets: ["FirmwareUpdate"]),
         .library(name: "NordicDFU", targets: ["NordicDFU"]),
         .library(name: "DFUFleet", targets: ["DFUFleet"]),
         .library(name: "DFUGateway", targets: ["DFUGateway"]),
@@ -60,15 +61,23 @@ let package = Package(
         .target(name: "GATT", dependencies: ["DFUSupport"]),
         // GATT implemented on org.bluez.
         .target(name: "BlueZ", dependencies: ["CDatagrams", "DFUSupport", "DBus", "GATT"]),
-        // The library users import: packages, wire protocols, the update engine.
+        // The library users import: one update of either family (Nordic DFU, MCUmgr over SMP)
+        // behind `FirmwareUpdater`, and `FirmwarePackage`, which tells the families' files apart.
+        .target(
+            name: "FirmwareUpdate",
+            dependencies: [
+                "DFUSupport", "GATT", "MCUmgr", "NordicDFU",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Nordic DFU's wire formats and package reading only (Secure and Legacy DFU): zip,
+        // manifest, init packets, hex, signatures, requests and responses, CRCs.
         .target(
             name: "NordicDFU",
             dependencies: [
                 "DFUSupport",
-                "CZip", "CCRC32Folding", "GATT", "MCUmgr",
+                "CZip", "CCRC32Folding", "GATT",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Package/dfu-cc.proto"]),
         // MCUmgr / SMP image management and MCUboot images: wire formats and package reading only.
@@ -79,7 +88,8 @@ let package = Package(
         .target(
             name: "DFUFleet",
             dependencies: [
-                "DFUSupport", "NordicDFU", "MCUmgr", "GATT", .product(name: "Logging", package: "swift-log"),
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "GATT",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // One rollout shared by many gateways: the store's interface and its embedded (SQLite) back end.
@@ -100,7 +110,7 @@ let package = Package(
         .target(
             name: "RolloutPage",
             dependencies: [
-                "DFURollout", "DFUSupport", "NordicDFU",
+                "DFURollout", "DFUSupport", "FirmwareUpdate", "NordicDFU",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,7 +119,7 @@ let package = Package(
         .target(
             name: "DFUGateway",
             dependencies: [
-                "DFUFleet", "DFURollout", "DFUSupport", "NordicDFU", "GATT",
+                "DFUFleet", "DFURollout", "DFUSupport", "FirmwareUpdate", "NordicDFU", "GATT",
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // `--metrics HOST:PORT`: the Prometheus backend for swift-metrics and a small HTTP server
@@ -142,15 +152,21 @@ let package = Package(
         .target(
             name: "SimulatorCommandLine",
             dependencies: [
-                "DFUSimulator", "DFUFleet", "NordicDFU", "GATT", "MCUmgr",
+                "DFUSimulator", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Simulated devices as a fleet's adapters and inventory entries (`simulate` objects),
+        // for dfu-update's fleet and gateway, dfu-bench and the tests.
+        .target(
+            name: "SimulatedFleet",
+            dependencies: ["DFUFleet", "DFUSimulator", "GATT", "SimulatorCommandLine"]),
 
         .executableTarget(
             name: "dfu-update",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ", "SimulatorCommandLine",
+                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ",
+                "SimulatedFleet", "SimulatorCommandLine",
                 "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint", "RolloutPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,7 +176,8 @@ let package = Package(
             name: "dfu-bench",
             dependencies: [
                 "DFUSupport",
-                "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "SimulatorProcess",
+                "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatedFleet",
+                "SimulatorCommandLine", "SimulatorProcess",
                 "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -196,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "NordicDFUTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "MCUmgr", "TestSupport",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The `dfu-update` binary run as users run it (through `CLIRunner`).
@@ -214,21 +231,24 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "GATTTesting", "TestSupport",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUSimulator", "GATT", "GATTTesting",
+                "TestSupport",
             ]),
         .testTarget(
             name: "DFUSimulatorTests",
-            dependencies: ["DFUSupport", "DFUSimulator", "MCUmgr", "NordicDFU", "GATT", "TestSupport"]),
+            dependencies: [
+                "DFUSupport", "DFUSimulator", "FirmwareUpdate", "MCUmgr", "NordicDFU", "GATT", "TestSupport",
+            ]),
         .testTarget(
             name: "FleetTests",
             dependencies: [
-                "DFUSupport", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatorCommandLine", "GATT",
-                "GATTTesting", "TestSupport",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatedFleet",
+                "SimulatorCommandLine", "GATT", "GATTTesting", "TestSupport",
             ]),
         .testTarget(
             name: "SimulatorCommandLineTests",
             dependencies: [
-                "SimulatorCommandLine", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
+                "SimulatorCommandLine", "SimulatedFleet", "DFUSimulator", "DFUFleet", "NordicDFU", "GATT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -241,7 +261,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatorCommandLine",
+                "DFUGateway", "DFURollout", "DFUFleet", "DFUSimulator", "DFUSupport", "SimulatedFleet",
+                "SimulatorCommandLine",
                 "GATT", "MetricsEndpoint", "RolloutPage",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -251,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "RolloutPageTests",
             dependencies: [
-                "RolloutPage", "DFURollout", "NordicDFU",
+                "RolloutPage", "DFURollout", "FirmwareUpdate", "NordicDFU",
                 "GATT", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),

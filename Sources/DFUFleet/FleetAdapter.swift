@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import GATT
 import NordicDFU
 

@@ -1,4 +1,5 @@
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import Logging
 import NordicDFU
@@ -105,14 +106,14 @@ struct FleetDeviceUpdate: Sendable {
                 target = await relocated()
             }
             let result = await updateOnce(
-                package.droppingParts(partsActivated), at: target, options: updateOptions)
+                package.contents.remainder(afterParts: partsActivated), at: target, options: updateOptions)
             attempts.last = result
             attempts.bytesSent += result.bytesSent
             attempts.retries += result.retries
             attempts.transferDuration = result.transferDurations.reduce(.zero, +)
             partsActivated += result.partsActivated
             guard let failure = result.failure, failure.isRetryable || failure.error == .failedToConnect,
-                partsActivated < package.partCount, !Task.isCancelled
+                partsActivated < package.contents.partCount, !Task.isCancelled
             else { break }
         }
         return attempts
@@ -122,7 +123,7 @@ struct FleetDeviceUpdate: Sendable {
         async
         -> DFUResult
     {
-        let updater = package.updater(central: central, device: .address(target), options: options)
+        let updater = package.contents.updater(central: central, device: .address(target), options: options)
         let controller = DFUController()
         let (_, events) = updater.start(controller: controller, observer: { _ in })
         let device = device

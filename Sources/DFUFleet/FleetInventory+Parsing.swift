@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import Foundation
 import MCUmgr
 import NordicDFU

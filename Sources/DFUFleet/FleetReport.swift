@@ -1,4 +1,5 @@
 import DFUSupport
+import FirmwareUpdate
 import NordicDFU
 
 /// How one device of a fleet ended (docs/fleet.md, "Output").

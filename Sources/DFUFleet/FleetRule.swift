@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import MCUmgr
 import NordicDFU
 

@@ -1,4 +1,5 @@
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 
@@ -111,7 +112,7 @@ extension FleetRun {
         }
         let packaged =
             options.update.packageVersion.flatMap(DFUFirmwareVersion.init)
-            ?? package.applicationVersion
+            ?? package.contents.installedVersion
         let check = DFUVersionCheck(
             installed: info.firmwareRevision, package: packaged,
             force: found.entry.force ?? fleet.inventory.defaults.force)
@@ -119,7 +120,8 @@ extension FleetRun {
             device: device, found: true, info: info, choice: choice, packageVersion: check.package,
             decision: check.decision)
         entry.security = needs
-        entry.imageLayout = info.imageLayout?.summary(updatingNetworkCore: package.updatesNetworkCore)
+        entry.imageLayout = info.imageLayout?.summary(
+            updatingNetworkCore: package.contents.updatesNetworkCore)
         emit(.planned(entry))
         // no further connection: the bond, if the probe made one, goes now
         if options.plan || check.decision == .skip { await finishPairing(device, central: central) }

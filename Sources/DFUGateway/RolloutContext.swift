@@ -1,5 +1,6 @@
 import DFUFleet
 import DFURollout
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
@@ -69,7 +70,7 @@ struct RolloutContext: Sendable {
             let file = folder.appendingPathComponent(URL(fileURLWithPath: package.name).lastPathComponent)
             try bytes.write(to: file, options: .atomic)
             let firmware = try FirmwarePackage(contentsOf: file)
-            try firmware.checkDevicesCanVerify()
+            try firmware.contents.checkDevicesCanVerify()
             packages[package.name] = firmware
         }
         let inventory: FleetInventory

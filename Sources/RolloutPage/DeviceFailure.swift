@@ -1,4 +1,5 @@
 import DFURollout
+import FirmwareUpdate
 import Foundation
 import NordicDFU
 

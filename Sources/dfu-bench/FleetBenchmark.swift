@@ -1,6 +1,7 @@
 import ArgumentParser
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU

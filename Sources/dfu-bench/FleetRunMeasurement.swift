@@ -5,6 +5,7 @@ import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 
 /// One fleet of simulated devices updated at concurrency = its size, and what it took.

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueZ
 import Crypto
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU

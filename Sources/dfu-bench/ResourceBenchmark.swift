@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU

@@ -3,6 +3,7 @@ import BlueZ
 import Crypto
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import MCUmgr

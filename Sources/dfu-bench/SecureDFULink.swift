@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 

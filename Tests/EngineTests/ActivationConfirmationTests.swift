@@ -3,6 +3,7 @@ import GATT
 import GATTTesting
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// The answer to the request that activates a part is lost (the device resets with the link):

@@ -3,6 +3,7 @@ import GATT
 import GATTTesting
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Secure DFU buttonless with bonds (docs/nordic-dfu.md, "Buttonless with bonds"): the

@@ -3,6 +3,7 @@ import GATT
 import Logging
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// The rule that tells a Secure packet receipt from a Calculate Checksum response (they are the

@@ -3,6 +3,7 @@ import DFUSupport
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Pause, resume and abort through the controller.

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// The raw values and remote-code mapping of protocol doc §6.1 and the vectors of §2.13.

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Every branch of what the engine does after a try at a Secure data object, without a device.

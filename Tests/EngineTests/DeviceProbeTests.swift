@@ -4,6 +4,7 @@ import GATTTesting
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// `DeviceProbe`, the one look at a device that the engine, `info` and the fleet share.

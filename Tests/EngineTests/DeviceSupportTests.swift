@@ -1,4 +1,5 @@
 import DFUSimulator
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import XCTest

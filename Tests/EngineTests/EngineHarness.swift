@@ -3,6 +3,7 @@ import DFUSupport
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// One simulated device and the engine pointed at it.

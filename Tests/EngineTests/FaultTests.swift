@@ -1,6 +1,7 @@
 import DFUSimulator
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Faults the simulated device injects, and how the engine copes: after every test the device

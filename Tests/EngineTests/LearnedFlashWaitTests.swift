@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 final class LearnedFlashWaitTests: XCTestCase {

@@ -2,6 +2,7 @@ import DFUSupport
 import GATT
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// `NotificationInbox`'s waits: each ends with the value, or with a timeout once its own time is

@@ -3,6 +3,7 @@ import GATT
 import GATTTesting
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// A device that refuses the update for security: the update fails at once with the error of

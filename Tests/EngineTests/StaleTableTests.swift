@@ -3,6 +3,7 @@ import GATT
 import GATTTesting
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// A central that lists the GATT table it kept of the device at the same address

@@ -1,6 +1,7 @@
 import DFUSimulator
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Version first: the device's firmware version against the package's.

@@ -1,7 +1,9 @@
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -1,8 +1,11 @@
 import DFUFleet
 import DFUSimulator
+import DFUSupport
+import FirmwareUpdate
 import GATT
 import GATTTesting
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -4,6 +4,7 @@ import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

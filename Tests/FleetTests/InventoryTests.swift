@@ -1,4 +1,5 @@
 import DFUFleet
+import FirmwareUpdate
 import Foundation
 import GATT
 import MCUmgr
@@ -151,7 +152,7 @@ final class InventoryTests: XCTestCase {
                  "rules": [{"numbered_images": true, "package": "simultaneous.zip"}]}
                 """#.utf8))
         XCTAssertEqual(inventory.rules.first?.numberedImages, true)
-        var device = FleetDeviceInfo(address: "C0:DE:00:00:00:10")
+        var device = FleetDeviceInfo(address: BluetoothAddress(0xC0, 0xDE, 0, 0, 0, 0x10))
         XCTAssertEqual(
             inventory.packageChoice(for: inventory.devices[0], info: device)?.package, "onepair.zip")
         device.imageLayout = SMPImageLayout(images: 1, numbered: false)

@@ -1,8 +1,10 @@
 import DFUFleet
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -3,6 +3,7 @@ import DFUSimulator
 import GATT
 import MCUmgr
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -5,6 +5,7 @@ import DFUSimulator
 import DFUSupport
 import Foundation
 import GATT
+import SimulatedFleet
 import SimulatorCommandLine
 import TestSupport
 import XCTest

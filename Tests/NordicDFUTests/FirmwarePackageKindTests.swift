@@ -3,6 +3,7 @@ import MCUmgr
 import TestSupport
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// `FirmwarePackage` tells the families apart by content: an MCUboot image as binary or as Intel

@@ -51,6 +51,18 @@ final class PackageFileTests: XCTestCase {
         XCTAssertEqual(try DFUPackage(contentsOf: link).images.count, 1)
     }
 
+    /// A package is read from the bytes a caller already read (`FirmwarePackage` looks at them
+    /// first): the file is not read again, only its name and extension count.
+    func testPackageIsReadFromTheBytesAlreadyRead() throws {
+        let zip = try DFUPackage(
+            fileData: Data(TestPackages.app()), of: URL(fileURLWithPath: "/nonexistent/app.zip"))
+        XCTAssertEqual(zip.images.count, 1)
+        XCTAssertEqual(zip.name, "/nonexistent/app.zip")
+        let bin = try DFUPackage(
+            fileData: Data(TestPackages.firmware), of: URL(fileURLWithPath: "/nonexistent/app.bin"))
+        XCTAssertEqual(bin.images.first?.firmware, TestPackages.firmware)
+    }
+
     private static func maximumResidentKiB() -> Int {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -2,6 +2,7 @@ import DFUFleet
 import DFUSimulator
 import Foundation
 import GATT
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

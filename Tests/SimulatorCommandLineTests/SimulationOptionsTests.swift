@@ -4,6 +4,7 @@ import DFUSimulator
 import Foundation
 import GATT
 import NordicDFU
+import SimulatedFleet
 import SimulatorCommandLine
 import XCTest
 

@@ -5,8 +5,14 @@ extension DFUPackage {
     /// Reads a package file: a `.zip`, or a bare `.bin` / `.hex` application (with the `.dat` of
     /// the same base name beside it, when there is one).
     public init(contentsOf url: URL) throws(DFUPackageError) {
+        try self.init(fileData: try Self.readFile(url, name: url.relativePath), of: url)
+    }
+
+    /// The package in `data`, the bytes of the file at `url` already read (`readFile`), so that
+    /// a caller that looked at them first does not read the file again. The extension tells a
+    /// bare `.bin` / `.hex` apart; its `.dat` is read from beside `url`.
+    package init(fileData data: Data, of url: URL) throws(DFUPackageError) {
         let name = url.relativePath
-        let data = try Self.readFile(url, name: name)
         let isZip = data.starts(with: [0x50, 0x4B])  // "PK"
         let fileExtension = url.pathExtension.lowercased()
         switch fileExtension {
@@ -33,7 +39,7 @@ extension DFUPackage {
 
     /// The file's bytes, memory-mapped: only the pages the reader touches are loaded, so a huge
     /// file that is not a package costs neither time nor memory.
-    static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
+    package static func readFile(_ url: URL, name: String) throws(DFUPackageError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DFUPackageError(.fileNotFound, file: name, reason: "no such file")

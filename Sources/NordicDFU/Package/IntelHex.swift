@@ -5,11 +5,11 @@
 /// Records 00 (data), 01 (end of file), 02 (extended segment address), 03 (start segment
 /// address, ignored), 04 (extended linear address) and 05 (start linear address, ignored); every
 /// checksum is verified, and overlapping data is refused.
-enum IntelHex {
+package enum IntelHex {
     /// Addresses kept: above the MBR, below the UICR.
     static let keptAddresses = 0x1000..<0x1000_0000
 
-    struct Invalid: Error {
+    package struct Invalid: Error {
         var reason: String
         /// The data is valid but spans more than the size allowed.
         var tooLarge = false
@@ -17,7 +17,7 @@ enum IntelHex {
 
     /// The image `text` describes; empty when it has no data in ``keptAddresses``. Padded to a
     /// multiple of 4 bytes unless `wordAligned` is false (an MCUboot image keeps its length).
-    static func image(from text: [UInt8], maximumSize: Int, wordAligned: Bool = true) throws(Invalid)
+    package static func image(from text: [UInt8], maximumSize: Int, wordAligned: Bool = true) throws(Invalid)
         -> [UInt8]
     {
         var chunks: [(address: Int, bytes: ArraySlice<UInt8>)] = []

@@ -8,9 +8,9 @@ import CZip
 /// more than ``DFUPackage/maximumEntrySize`` bytes of it.
 ///
 /// The archive reads `bytes` in place: they must outlive it.
-final class ZipArchive {
+package final class ZipArchive {
     /// One entry, as the central directory describes it.
-    struct Entry {
+    package struct Entry {
         var index: UInt64
         var declaredSize: UInt64
     }
@@ -18,9 +18,9 @@ final class ZipArchive {
     let fileName: String
     private let archive: OpaquePointer
     /// Every entry by name (raw bytes decoded as UTF-8).
-    private(set) var entries: [String: Entry] = [:]
+    package private(set) var entries: [String: Entry] = [:]
 
-    init(bytes: UnsafeRawBufferPointer, fileName: String) throws(DFUPackageError) {
+    package init(bytes: UnsafeRawBufferPointer, fileName: String) throws(DFUPackageError) {
         self.fileName = fileName
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw DFUPackageError(.invalidZip, file: fileName, reason: "the file is empty (0 bytes)")
@@ -40,7 +40,7 @@ final class ZipArchive {
     deinit { zip_discard(archive) }
 
     /// The bytes of entry `name`, or nil when the archive has no such entry.
-    func contents(of name: String) throws(DFUPackageError) -> [UInt8]? {
+    package func contents(of name: String) throws(DFUPackageError) -> [UInt8]? {
         guard let entry = entries[name] else { return nil }
         let contents = try read(entry, name: name)
         verified.insert(name)

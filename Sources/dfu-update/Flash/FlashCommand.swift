@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueZ
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import MCUmgr
@@ -76,7 +77,7 @@ struct FlashCommand: ContractCommand {
         let key = try publicKey.map(PublicKeyFile.init(path:))
         let firmware = try FirmwarePackage(
             contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
-        try firmware.checkDevicesCanVerify()
+        try firmware.contents.checkDevicesCanVerify()
         if let key, try !firmware.checkSignatures(with: key, file: package), !json {
             Output.error("\(package): \(key.nothingToVerify)")
         }
@@ -95,7 +96,7 @@ struct FlashCommand: ContractCommand {
             central = blueZ
         }
 
-        let updater = firmware.updater(central: central, device: target, options: options)
+        let updater = firmware.contents.updater(central: central, device: target, options: options)
         let activation = firmware.contents.takesActivation ? update.activation : nil
         let reporter = FlashReporter(
             device: target.description, json: json, activation: activation, simulated: simulated != nil)

@@ -1,5 +1,6 @@
 import DFUFleet
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU

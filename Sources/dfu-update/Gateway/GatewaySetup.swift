@@ -4,6 +4,7 @@ import DFUGateway
 import DFUSimulator
 import Foundation
 import GATT
+import SimulatedFleet
 import SimulatorCommandLine
 
 /// What `dfu-update gateway` reaches: the simulated devices of `--simulated-devices`, each on a

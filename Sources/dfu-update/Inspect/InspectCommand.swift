@@ -1,4 +1,5 @@
 import ArgumentParser
+import FirmwareUpdate
 import Foundation
 import MCUmgr
 import NordicDFU

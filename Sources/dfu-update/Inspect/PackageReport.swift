@@ -1,4 +1,5 @@
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import NordicDFU
 

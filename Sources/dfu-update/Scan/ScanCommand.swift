@@ -1,6 +1,7 @@
 import ArgumentParser
 import DFUFleet
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import SimulatorCommandLine

@@ -3,6 +3,7 @@ import DFUSupport
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Direct-XIP devices run an image from the slot it is linked for: the update sends the variant

@@ -2,6 +2,7 @@ import DFUSimulator
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// `DFUOptions.smpEraseSettings`: the application's settings are erased after the upload and

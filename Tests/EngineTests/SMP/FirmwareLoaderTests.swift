@@ -3,6 +3,7 @@ import DFUSupport
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// nRF Connect SDK Bare Metal: the application resets into MCUboot's firmware loader, which

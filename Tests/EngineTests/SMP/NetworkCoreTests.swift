@@ -3,6 +3,7 @@ import DFUSupport
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// An nRF5340 updated on both cores at once: image 1 is the network core, which MCUboot copies

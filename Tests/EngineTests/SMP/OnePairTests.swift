@@ -4,6 +4,7 @@ import GATT
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// An nRF5340 with one image pair (nordic-devices-current.md §3.1, §3.2, §7.6; docs/mcumgr.md,

@@ -2,6 +2,7 @@ import DFUSimulator
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// A device whose MCUboot runs in overwrite-only mode copies a marked image in for good and

@@ -2,6 +2,7 @@ import DFUSimulator
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// RAM load (mode 6): MCUboot copies the valid image of the higher version into RAM, from

@@ -2,6 +2,7 @@ import DFUSimulator
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// What the device says of its bootloader decides which activations can be honoured

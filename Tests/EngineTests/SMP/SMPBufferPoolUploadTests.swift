@@ -2,6 +2,7 @@ import DFUSimulator
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Issue 38: 300 KiB uploads against devices whose transport drops a frame that finds Zephyr's

@@ -2,6 +2,7 @@ import MCUmgr
 import TestSupport
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// The version first, for SMP: what the image list decides before anything is written.

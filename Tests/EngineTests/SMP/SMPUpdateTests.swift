@@ -4,6 +4,7 @@ import GATT
 import MCUmgr
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// Whole SMP updates against the simulated Zephyr device (`smp-app`): the engine's flow, resume,

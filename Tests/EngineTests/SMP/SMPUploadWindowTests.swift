@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import FirmwareUpdate
 @testable import NordicDFU
 
 /// The upload window's decisions: chunks in flight, answers in order, a lost chunk rewinding the

@@ -1,4 +1,5 @@
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import XCTest

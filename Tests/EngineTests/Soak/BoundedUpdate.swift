@@ -1,5 +1,6 @@
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import GATT
 import NordicDFU
 

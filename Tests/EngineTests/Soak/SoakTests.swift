@@ -1,4 +1,5 @@
 import DFUSimulator
+import FirmwareUpdate
 import Foundation
 import NordicDFU
 import XCTest

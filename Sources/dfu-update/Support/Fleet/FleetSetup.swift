@@ -2,9 +2,11 @@ import ArgumentParser
 import BlueZ
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
+import SimulatedFleet
 
 /// What `dfu-update fleet` needs before it starts: the inventory, its packages, the adapters
 /// (BlueZ adapters for real devices, one simulated adapter for the entries with `simulate`) and
@@ -106,7 +108,7 @@ struct FleetSetup {
         for path in paths {
             do {
                 let package = try FirmwarePackage(contentsOf: URL(fileURLWithPath: path))
-                try package.checkDevicesCanVerify()
+                try package.contents.checkDevicesCanVerify()
                 packages[path] = package
             } catch {
                 throw CommandFailure(error) ?? error

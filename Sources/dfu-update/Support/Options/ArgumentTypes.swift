@@ -1,4 +1,5 @@
 import ArgumentParser
+import FirmwareUpdate
 import GATT
 import Logging
 import NordicDFU

@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import NordicDFU
 
 extension DFUOptions.SMPActivation {

@@ -1,0 +1,69 @@
+import GATT
+import NordicDFU
+
+/// One look at a connected device: what it offers for DFU and the Device Information strings it
+/// reports. The one probe that the engine, `dfu-update info` and the fleet read devices with, so
+/// that they agree about a device. Nothing on the device changes: an SMP device is asked for its
+/// bootloader and for its image list, which only read.
+public struct DeviceProbe: Sendable, Equatable {
+    public var address: BluetoothAddress
+    public var name: String?
+    public var services: [BluetoothUUID]
+    /// What the device offers for DFU; nil when nothing.
+    public var support: DFUDeviceSupport?
+    /// The version the device reports: `DFUOptions.versionCharacteristic`, by default the
+    /// Firmware Revision String (0x2A26), or for an SMP device without it the running image's
+    /// version from its image list; nil without either (a bootloader has none).
+    public var firmwareRevision: String?
+    /// The Hardware Revision String (0x2A27).
+    public var hardwareRevision: String?
+    /// The Software Revision String (0x2A28).
+    public var softwareRevision: String?
+    /// An SMP device's bootloader, when it tells (OS group bootloader information).
+    public var bootloader: SMPBootloader?
+    /// An SMP device's image layout, as its list shows it; nil for other devices or no list.
+    public var imageLayout: SMPImageLayout?
+
+    /// Reads a connected `peripheral`, each read bounded by `timeout`; `options` name the
+    /// version characteristic and the DFU services (custom UUIDs). Throws the transport's
+    /// `GATTError`.
+    public static func read(
+        _ peripheral: any GATTPeripheral, options: DFUOptions = DFUOptions(), timeout: Duration
+    ) async throws -> DeviceProbe {
+        let services = try await peripheral.services()
+        let support = try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout)
+        var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
+        var bootloader: SMPBootloader?
+        var layout: SMPImageLayout?
+        if support?.protocolKind == .smp {
+            let told = await readSMP(in: services, timeout: timeout)
+            version = version ?? told.version
+            bootloader = told.bootloader
+            layout = told.layout
+        }
+        return DeviceProbe(
+            address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
+            support: support, firmwareRevision: version,
+            hardwareRevision: try await text(
+                of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout),
+            softwareRevision: try await text(
+                of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout),
+            bootloader: bootloader, imageLayout: layout)
+    }
+
+    /// The value of the characteristic `uuid` as Device Information strings are written: UTF-8,
+    /// up to a terminating NUL, without the NULs and spaces some firmware pads it with. Nil when
+    /// no service has it.
+    static func text(of uuid: BluetoothUUID, in services: [GATTService], timeout: Duration) async throws
+        -> String?
+    {
+        guard let characteristic = services.lazy.compactMap({ $0.characteristic(uuid) }).first else {
+            return nil
+        }
+        let bytes = try await characteristic.read(timeout: timeout)
+        let padding: Set<UInt8> = [0x00, 0x20, 0x09, 0x0A, 0x0D]
+        let text = bytes.drop { padding.contains($0) }.prefix { $0 != 0 }
+        let end = text.lastIndex { !padding.contains($0) }.map { $0 + 1 } ?? text.startIndex
+        return String(decoding: text[text.startIndex..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,38 @@
+import GATT
+import NordicDFU
+
+/// What commands, fleets and gateways need of a package, whatever its protocol family. Each
+/// family's package conforms in its own folder (`Nordic/`, `SMP/`); everything
+/// outside those folders reaches a family through this protocol, not a `switch`.
+public protocol UpdatablePackage: Sendable {
+    /// The protocol family the package is for.
+    var dfuProtocol: DFUProtocol { get }
+
+    /// The parts an update sends at most.
+    var partCount: Int { get }
+
+    /// The package without its first `count` parts: what a retry sends after the device took
+    /// them (`DFUResult.partsActivated`).
+    func remainder(afterParts count: Int) -> FirmwarePackage
+
+    /// The application version the package installs, as a device reports it in its Firmware
+    /// Revision String; nil when it has none or it cannot be written so.
+    var installedVersion: DFUFirmwareVersion? { get }
+
+    /// Whether `DFUOptions.smpActivation` (test, confirm, no reset) applies to its updates.
+    var takesActivation: Bool { get }
+
+    /// Whether it holds an image for an nRF5340's network core.
+    var updatesNetworkCore: Bool { get }
+
+    /// The smallest `DFUOptions.packetSize` an update of it can work with; nil when any will do.
+    var smallestPacketSize: Int? { get }
+
+    /// Throws, before any connection, for a package the devices of its family would refuse
+    /// only after it was sent (every updating command calls it).
+    func checkDevicesCanVerify() throws(DFUPackageError)
+
+    /// The updater of this package's family for `device`.
+    func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
+        -> any FirmwareUpdater
+}

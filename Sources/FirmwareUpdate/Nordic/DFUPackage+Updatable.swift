@@ -1,0 +1,32 @@
+import GATT
+import NordicDFU
+
+extension DFUPackage: UpdatablePackage {
+    public var dfuProtocol: DFUProtocol { format }
+
+    public var partCount: Int { images.count }
+
+    public func remainder(afterParts count: Int) -> FirmwarePackage { .nordic(droppingParts(count)) }
+
+    /// The init packet's application version (0xFFFFFFFF means none).
+    public var installedVersion: DFUFirmwareVersion? {
+        applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
+    }
+
+    public var takesActivation: Bool { false }
+
+    /// Nordic DFU packages are for nRF5 devices, which have one core.
+    public var updatesNetworkCore: Bool { false }
+
+    public var smallestPacketSize: Int? { nil }
+
+    /// Refuses an init packet hash Nordic's bootloaders cannot check
+    /// (``checkBootloadersCanVerify()``).
+    public func checkDevicesCanVerify() throws(DFUPackageError) { try checkBootloadersCanVerify() }
+
+    public func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
+        -> any FirmwareUpdater
+    {
+        DFUUpdater(package: self, central: central, device: device, options: options)
+    }
+}

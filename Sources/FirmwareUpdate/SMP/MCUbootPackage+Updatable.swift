@@ -1,0 +1,39 @@
+import GATT
+import MCUmgr
+import NordicDFU
+
+extension MCUbootPackage: UpdatablePackage {
+    public var dfuProtocol: DFUProtocol { .smp }
+
+    public var partCount: Int { images.count }
+
+    public func remainder(afterParts count: Int) -> FirmwarePackage {
+        .mcuboot(MCUbootPackage(name: name, images: Array(images.dropFirst(count))))
+    }
+
+    /// The first image's `major.minor.revision`.
+    public var installedVersion: DFUFirmwareVersion? {
+        images.first.flatMap { image in
+            let version = image.image.header.version
+            return DFUFirmwareVersion("\(version.major).\(version.minor).\(version.revision)")
+        }
+    }
+
+    public var takesActivation: Bool { true }
+
+    /// The first frame of each image carries its header: the largest of them.
+    public var smallestPacketSize: Int? {
+        images.map {
+            ImageUploadChunk.smallestFirstFrame(image: UInt32($0.imageIndex), length: $0.image.bytes.count)
+        }.max()
+    }
+
+    /// Every MCUboot image the package reader accepts is one the bootloader can check.
+    public func checkDevicesCanVerify() throws(DFUPackageError) {}
+
+    public func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
+        -> any FirmwareUpdater
+    {
+        SMPUpdater(package: self, central: central, device: device, options: options)
+    }
+}
