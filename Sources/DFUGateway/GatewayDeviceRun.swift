@@ -58,13 +58,11 @@ struct GatewayDeviceRun: Sendable {
     /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
     /// rollout's canary and failure limit are the store's, so the fleet has neither.
     private func makeFleet() throws -> Fleet {
-        guard var entry = context.entry(for: claim) else {
+        guard var inventory = try context.inventory(for: claim) else {
             throw FleetInventoryError("the rollout's inventory does not list it")
         }
         let adapters = reach.adapters(for: claim.device)
-        if reach.isSimulated(claim.device) { entry.adapter = adapters.first?.name }
-        var inventory = context.inventory
-        inventory.devices = [entry]
+        if reach.isSimulated(claim.device) { inventory.devices[0].adapter = adapters.first?.name }
         var options = configuration.fleet
         options.concurrency = 1
         options.canary = 0
