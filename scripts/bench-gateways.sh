@@ -22,7 +22,8 @@
 # of `rollout create`, of the gateway and of `rollout status --json`, and large / small.
 #
 # Each phase is cut off after PHASE_TIMEOUT seconds (default 600); GATEWAY_OPTIONS is added to
-# each gateway's command line (e.g. "--poll 3600").
+# each gateway's command line (e.g. "--poll 3600"); DFU_UPDATE names a release `dfu-update`
+# already built (from another scratch path) instead of building one.
 set -euo pipefail
 
 scale=false
@@ -33,8 +34,12 @@ else
 fi
 phase_timeout=${PHASE_TIMEOUT:-600}
 cd "$(dirname "$0")/.."
-swift build -c release --product dfu-update >&2
-binary="$(swift build -c release --show-bin-path)/dfu-update"
+if [ -n "${DFU_UPDATE:-}" ]; then
+    binary=$(realpath "$DFU_UPDATE")
+else
+    swift build -c release --product dfu-update >&2
+    binary="$(swift build -c release --show-bin-path)/dfu-update"
+fi
 
 work=$(mktemp -d /tmp/bench-gateways.XXXXXX)
 chmod 755 "$work"  # the server runs as postgres when this runs as root

@@ -62,6 +62,10 @@ final class GatewayLoop: Sendable {
         /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
         var waitingFor: Set<String> = []
         var storeAway = false
+        /// When the store last took the gateway's presence, and its rollouts as last read
+        /// (`GatewayLoop+Polling`).
+        var announced: ContinuousClock.Instant?
+        var rollouts: (names: [String], read: ContinuousClock.Instant)?
     }
 
     let agent: GatewayAgent
@@ -70,7 +74,7 @@ final class GatewayLoop: Sendable {
     let state = Locked(State())
     private let wakeup = Wakeup()
     /// This run among the gateways of the same name (`RolloutStore.announce`).
-    private let instance = UUID().uuidString
+    let instance = UUID().uuidString
 
     init(agent: GatewayAgent, emit: @escaping @Sendable (GatewayEvent) -> Void) {
         let metrics = GatewayMetrics(factory: agent.configuration.metrics)
@@ -82,19 +86,18 @@ final class GatewayLoop: Sendable {
         }
     }
 
-    private var configuration: GatewayConfiguration { agent.configuration }
+    var configuration: GatewayConfiguration { agent.configuration }
 
     func run() async throws {
         let refusal: StoreFailure? = await withTaskGroup(of: Void.self) { group in
             defer { group.cancelAll() }
             while !Task.isCancelled {
                 do {
-                    try await agent.store.announce(
-                        configuration.name, instance: instance, presence: configuration.presence)
-                    let (rollouts, seen, claimed) = try await claimWork(group: &group)
+                    try await announceWhenDue()
+                    let (seen, claimed) = try await claimWork(group: &group)
                     storeAnswered()
                     if configuration.exitWhenIdle, !claimed, state.withLock({ $0.running.isEmpty }),
-                        try await isIdle(rollouts, seen: seen)
+                        try await isIdle(try await self.rollouts(fresh: true), seen: seen)
                     {
                         emit(.idle)
                         break
@@ -124,14 +127,12 @@ final class GatewayLoop: Sendable {
     }
 
     /// Claims what the gateway has room for, rollout by rollout, and starts each update.
-    /// Returns the rollouts, the devices seen and whether anything was claimed.
-    private func claimWork(group: inout TaskGroup<Void>) async throws -> (
-        [String], Set<DeviceIdentifier>, Bool
-    ) {
+    /// Returns the devices seen and whether anything was claimed.
+    private func claimWork(group: inout TaskGroup<Void>) async throws -> (Set<DeviceIdentifier>, Bool) {
         var free = configuration.concurrency - state.withLock { $0.running.count }
         // full: nothing to ask the store (the running updates renew their own leases)
-        guard free > 0 else { return ([], [], false) }
-        let rollouts = try await agent.store.rollouts()
+        guard free > 0 else { return ([], false) }
+        let rollouts = try await self.rollouts(fresh: false)
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         metrics.sawDevices(seen.count)
         var claimed = false
@@ -161,7 +162,7 @@ final class GatewayLoop: Sendable {
                 }
             }
         }
-        return (rollouts, seen, claimed)
+        return (seen, claimed)
     }
 
     private func start(
@@ -176,8 +177,14 @@ final class GatewayLoop: Sendable {
             store: agent.store,
             configuration: configuration, describe: agent.describe, emit: emit)
         group.addTask {
-            await run.run()
-            self.state.withLock { _ = $0.running.removeValue(forKey: identifier) }
+            let recorded = await run.run()
+            self.state.withLock { state in
+                state.running.removeValue(forKey: identifier)
+                // with its result recorded, no later batch names it (nor makes a claim short)
+                if recorded, let at = state.queue[claim.rollout]?.firstIndex(of: claim.device) {
+                    state.queue[claim.rollout]?.remove(at: at)
+                }
+            }
             self.wakeup.signal()
         }
     }

@@ -25,8 +25,8 @@ public struct GatewayConfiguration: Sendable {
 
     public init(name: String) { self.name = name }
 
-    /// How long the store counts this gateway as running after it last said so (at every
-    /// look for work): a few looks, so that one slow store call does not lose the name, and
+    /// How long the store counts this gateway as running after it last said so (at a look for
+    /// work, once per poll interval at most): a few looks, so that one slow store call does not lose the name, and
     /// short, so that a gateway that died frees its name soon.
     var presence: Duration { pollInterval * 3 + .seconds(5) }
 

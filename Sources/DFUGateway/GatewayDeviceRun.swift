@@ -20,12 +20,14 @@ struct GatewayDeviceRun: Sendable {
     let describe: @Sendable (FleetDeviceReport) -> Data?
     let emit: @Sendable (GatewayEvent) -> Void
 
-    func run() async {
+    /// Returns whether the store recorded the device's result.
+    func run() async -> Bool {
         let fleet: Fleet
         do {
             fleet = try makeFleet()
         } catch {
-            return await release("this gateway cannot update it: \(error)")
+            await release("this gateway cannot update it: \(error)")
+            return false
         }
         let keeper = LeaseKeeper(
             claim: claim, store: store, configuration: configuration, claimSent: claimSent)
@@ -45,29 +47,30 @@ struct GatewayDeviceRun: Sendable {
             return report?.devices.first
         }
         if let lost = keeper.lost {
-            return emit(.leaseLost(claim, reason: lost))
+            emit(.leaseLost(claim, reason: lost))
+            return false
         }
         guard let report, report.result != .notStarted, !notFound.withLock({ $0 }) else {
-            return await release(notFound.withLock { $0 } ? "not found" : "not started")
+            await release(notFound.withLock { $0 } ? "not found" : "not started")
+            return false
         }
         if report.result == .aborted, !keeper.cancelledByOperator {
-            return await release(
+            await release(
                 "the gateway stopped: the update was interrupted after \(Plural.count(report.bytesSent, "byte"))"
             )
+            return false
         }
-        await self.report(report, keeper: keeper)
+        return await self.report(report, keeper: keeper)
     }
 
     /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
     /// rollout's canary and failure limit are the store's, so the fleet has neither.
     private func makeFleet() throws -> Fleet {
-        guard var entry = context.entry(for: claim, device: device) else {
+        guard var inventory = try context.inventory(for: claim, device: device) else {
             throw FleetInventoryError("the rollout's inventory does not list it")
         }
         let adapters = reach.adapters(for: device)
-        if reach.isSimulated(device) { entry.adapter = adapters.first?.name }
-        var inventory = context.inventory
-        inventory.devices = [entry]
+        if reach.isSimulated(device) { inventory.devices[0].adapter = adapters.first?.name }
         var options = configuration.fleet
         options.concurrency = 1
         options.canary = 0
@@ -79,8 +82,9 @@ struct GatewayDeviceRun: Sendable {
     }
 
     /// Reports the result, trying again while the store is away, as long as the lease is this
-    /// gateway's (the keeper, still running, goes on renewing it meanwhile).
-    private func report(_ report: FleetDeviceReport, keeper: LeaseKeeper) async {
+    /// gateway's (the keeper, still running, goes on renewing it meanwhile). Returns whether
+    /// the store recorded it.
+    private func report(_ report: FleetDeviceReport, keeper: LeaseKeeper) async -> Bool {
         let result = DeviceResult(report.result)
         let outcome = DeviceOutcome(
             // a skip's reason (up to date) is no failure: it stays in the report, under `reason`
@@ -91,10 +95,11 @@ struct GatewayDeviceRun: Sendable {
         while keeper.lost == nil {
             switch await keeper.beforeDeadline({ try await store.report(claim, outcome) }) {
             case .success?:
-                return emit(.reported(claim, result))
+                emit(.reported(claim, result))
+                return true
             case .failure(RolloutStoreError.leaseLost)?:
-                return emit(
-                    .leaseLost(claim, reason: "another gateway holds it now; its result was not recorded"))
+                emit(.leaseLost(claim, reason: "another gateway holds it now; its result was not recorded"))
+                return false
             case .failure?, nil:
                 // The store is away: try again while the keeper still holds the lease.
                 try? await Task.sleep(for: .milliseconds(200))
@@ -106,6 +111,7 @@ struct GatewayDeviceRun: Sendable {
                 reason:
                     "\(keeper.lost ?? "its lease ran out"); its result (\(result.rawValue)) was not recorded")
         )
+        return false
     }
 
     /// Gives the device back so that another gateway may take it at once; outlives the

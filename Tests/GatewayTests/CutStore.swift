@@ -4,11 +4,17 @@ import Foundation
 
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
 /// as a store that cannot be reached (or, given another failure, refuses as that). Remembers the end of the last lease the store granted, and
-/// counts the claims and whole statuses asked for.
+/// counts the claims, whole statuses, announcements and rollout lists asked for, and the devices
+/// with a result that claims named.
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
     private let state = Locked(
-        (cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0, calls: 0))
+        (
+            cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0,
+            announceCalls: 0,
+            rolloutsCalls: 0, reported: Set<String>(), namedReported: 0,
+            calls: 0
+        ))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
 
@@ -24,6 +30,15 @@ final class CutStore: RolloutStore {
 
     /// Whole statuses (every device) asked for so far.
     var statusCalls: Int { state.withLock { $0.statusCalls } }
+
+    /// Announcements (`announce`) asked for so far.
+    var announceCalls: Int { state.withLock { $0.announceCalls } }
+
+    /// Devices that claims named after the store had recorded their result.
+    var namedReported: Int { state.withLock { $0.namedReported } }
+
+    /// Lists of the rollouts (`rollouts`) asked for so far.
+    var rolloutsCalls: Int { state.withLock { $0.rolloutsCalls } }
 
     /// In the store's clock.
     var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
@@ -53,6 +68,7 @@ final class CutStore: RolloutStore {
 
     func rollouts() async throws -> [String] {
         try reach()
+        state.withLock { $0.rolloutsCalls += 1 }
         return try await store.rollouts()
     }
 
@@ -87,7 +103,10 @@ final class CutStore: RolloutStore {
     )
         async throws -> [DeviceClaim]
     {
-        state.withLock { $0.claimCalls += 1 }
+        state.withLock { state in
+            state.claimCalls += 1
+            state.namedReported += visible?.intersection(state.reported).count ?? 0
+        }
         try reach()
         let claims = try await store.claim(rollout, for: gateway, among: visible, limit: limit, lease: lease)
         if let end = claims.map(\.expiresAt).max() { state.withLock { $0.lastLeaseEnd = end } }
@@ -103,7 +122,9 @@ final class CutStore: RolloutStore {
 
     func report(_ claim: DeviceClaim, _ outcome: DeviceOutcome) async throws -> RolloutState {
         try reach()
-        return try await store.report(claim, outcome)
+        let state = try await store.report(claim, outcome)
+        self.state.withLock { _ = $0.reported.insert(claim.device) }
+        return state
     }
 
     func release(_ claim: DeviceClaim) async throws {
@@ -113,6 +134,7 @@ final class CutStore: RolloutStore {
 
     func announce(_ gateway: String, instance: String, presence: Duration) async throws -> Date {
         try reach()
+        state.withLock { $0.announceCalls += 1 }
         return try await store.announce(gateway, instance: instance, presence: presence)
     }
 

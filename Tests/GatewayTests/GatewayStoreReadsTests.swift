@@ -28,4 +28,41 @@ final class GatewayStoreReadsTests: XCTestCase {
         XCTAssertEqual(summary.pending, 37)
         XCTAssertEqual(summary.state, .active)
     }
+
+    /// A gateway woken by each device's end announces itself and reads the list of rollouts
+    /// once per poll interval at most, not at every wake: 24 devices two at a time wake it a
+    /// dozen times or more. (Before it concludes it is idle it reads the list again.)
+    func testAsksOncePerPollIntervalNotAtEveryWake() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 24, withInventory: true)
+        let counting = CutStore(try bench.openStore())
+        let poll = Duration.seconds(1)
+        let gateway = try bench.gateway("gw1", sees: Array(0..<24), store: counting) {
+            $0.concurrency = 2
+            $0.pollInterval = poll
+        }
+        let start = ContinuousClock.now
+        await gateway.run()
+        let polls = Int(((ContinuousClock.now - start) / poll).rounded(.up))
+        XCTAssertNil(gateway.failure.withLock { $0 })
+        XCTAssertEqual(gateway.reported().count, 24)
+        XCTAssertGreaterThanOrEqual(counting.claimCalls, 12, "the gateway was woken fewer times than thought")
+        XCTAssertLessThanOrEqual(counting.announceCalls, polls + 1, "announced at every wake")
+        XCTAssertLessThanOrEqual(counting.rolloutsCalls, polls + 2, "read the rollouts at every wake")
+    }
+
+    /// A device whose result the gateway recorded leaves its queue at once: no later claim
+    /// names it (so that claims are not cut short by devices already done, each one followed by
+    /// a read of the batch and a second claim).
+    func testClaimsNameNoDeviceItReported() async throws {
+        let bench = try GatewayTestBench(self)
+        try await bench.createRollout("spring", devices: 6, withInventory: true)
+        let counting = CutStore(try bench.openStore())
+        // one at a time: the loop claims only once the last update's run has ended
+        let gateway = try bench.gateway("gw1", sees: Array(0..<6), store: counting) { $0.concurrency = 1 }
+        await gateway.run()
+        XCTAssertNil(gateway.failure.withLock { $0 })
+        XCTAssertEqual(gateway.reported().count, 6)
+        XCTAssertEqual(counting.namedReported, 0)
+    }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import GATT
+
+/// An inventory read one device at a time (a rollout's, which a gateway loads once and updates a
+/// few devices of at a time): its entries are split apart once, without being read, and a
+/// device's entry is read and checked only when that device is asked for, with the defaults and
+/// rules, exactly as `FleetInventory(data:folder:)` reads a file of that one entry. The split
+/// costs little per entry, so that loading a large rollout costs little more than a small one.
+public struct FleetInventoryIndex: Sendable {
+    private let form: Form
+    private let entries: [DeviceIdentifier: Int]
+    private let folder: URL
+
+    private enum Form: Sendable {
+        /// The inventory's other members (defaults, rules) and its raw device values.
+        case json(shared: Raw, devices: Raw)
+        /// The header row and every device's row.
+        case csv(header: [String], rows: [[String]])
+    }
+
+    /// What `JSONSerialization` read: never changed after the split.
+    private final class Raw: @unchecked Sendable {
+        let value: Any
+        init(_ value: Any) { self.value = value }
+    }
+
+    /// Splits an inventory's bytes (JSON or CSV, as `FleetInventory(data:folder:)` tells them
+    /// apart) into its entries; fails only when the bytes are neither.
+    public init(data: Data, folder: URL) throws(FleetInventoryError) {
+        self.folder = folder
+        var entries: [DeviceIdentifier: Int] = [:]
+        if data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") {
+            guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let devices = root.removeValue(forKey: "devices") as? [Any]
+            else { throw FleetInventoryError("the inventory has no \"devices\" list") }
+            for (index, device) in devices.enumerated() {
+                if let name = (device as? [String: Any])?["device"] as? String {
+                    entries[DeviceIdentifier(name)] = entries[DeviceIdentifier(name)] ?? index
+                }
+            }
+            form = .json(shared: Raw(root), devices: Raw(devices))
+        } else {
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
+            }
+            let rows = CSV.rows(text).filter { !$0.allSatisfy(\.isEmpty) }
+            let header = rows.first ?? []
+            let column = header.firstIndex {
+                $0.trimmingCharacters(in: .whitespaces).lowercased() == "device"
+            }
+            let body = Array(rows.dropFirst())
+            for (index, row) in body.enumerated() {
+                guard let column, column < row.count else { continue }
+                let name = DeviceIdentifier(row[column].trimmingCharacters(in: .whitespaces))
+                entries[name] = entries[name] ?? index
+            }
+            form = .csv(header: header, rows: body)
+        }
+        self.entries = entries
+    }
+
+    /// Whether the inventory lists `device` (any case of an address).
+    public func lists(_ device: String) -> Bool { entries[DeviceIdentifier(device)] != nil }
+
+    /// The inventory of `device`'s entry alone, with the defaults and rules; nil when it does
+    /// not list the device; throws what reading that entry as a file finds wrong.
+    public func inventory(of device: String) throws(FleetInventoryError) -> FleetInventory? {
+        guard let index = entries[DeviceIdentifier(device)] else { return nil }
+        return try FleetInventory(data: bytes(of: index), folder: folder)
+    }
+
+    /// The inventory of the first entry: reading it checks the defaults and rules once.
+    public func first() throws(FleetInventoryError) -> FleetInventory? {
+        guard let index = entries.values.min() else { return nil }
+        return try FleetInventory(data: bytes(of: index), folder: folder)
+    }
+
+    /// The bytes of an inventory file holding entry `index` alone.
+    private func bytes(of index: Int) throws(FleetInventoryError) -> Data {
+        switch form {
+        case .json(let shared, let devices):
+            var root = shared.value as? [String: Any] ?? [:]
+            root["devices"] = [(devices.value as? [Any] ?? [])[index]]
+            guard let data = try? JSONSerialization.data(withJSONObject: root) else {
+                throw FleetInventoryError("device \(index + 1) cannot be read again")
+            }
+            return data
+        case .csv(let header, let rows):
+            return Data((Self.line(header) + "\r\n" + Self.line(rows[index]) + "\r\n").utf8)
+        }
+    }
+
+    /// A CSV record of `fields`, each quoted (RFC 4180).
+    private static func line(_ fields: [String]) -> String {
+        fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
+    }
+}

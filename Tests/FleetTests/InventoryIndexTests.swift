@@ -1,0 +1,54 @@
+import DFUFleet
+import Foundation
+import XCTest
+
+/// `FleetInventoryIndex`: a device's entry read alone gives what reading the whole inventory
+/// gives for it, and the other entries are not read.
+final class InventoryIndexTests: XCTestCase {
+    private let folder = URL(fileURLWithPath: "/srv/rollout")
+
+    func testAJSONEntryReadAloneEqualsTheWholeInventorysEntry() throws {
+        let json = """
+            {"defaults": {"package": "app.zip", "adapter": "hci0", "security": "encrypt"},
+             "rules": [{"name": "Thermo-*", "package": "thermo.zip"}],
+             "devices": [
+               {"device": "c0:de:00:00:00:10"},
+               {"device": "Thermo-7", "package": "/abs/thermo_v3.zip", "force": true, "adapter": "hci1"}]}
+            """
+        let whole = try FleetInventory(data: Data(json.utf8), folder: folder)
+        let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
+        for (number, name) in ["C0:DE:00:00:00:10", "Thermo-7"].enumerated() {
+            let alone = try XCTUnwrap(try index.inventory(of: name))
+            XCTAssertEqual(alone.devices, [whole.devices[number]])
+            XCTAssertEqual(alone.defaults, whole.defaults)
+            XCTAssertEqual(alone.rules, whole.rules)
+        }
+        XCTAssertTrue(index.lists("C0:DE:00:00:00:10"))
+        XCTAssertFalse(index.lists("C0:DE:00:00:00:11"))
+        XCTAssertNil(try index.inventory(of: "thermo-7"), "a name is not an address: its case counts")
+    }
+
+    func testACSVEntryReadAloneEqualsTheWholeInventorysEntry() throws {
+        let csv =
+            "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"
+        let whole = try FleetInventory(data: Data(csv.utf8), folder: folder)
+        let index = try FleetInventoryIndex(data: Data(csv.utf8), folder: folder)
+        XCTAssertEqual(try index.inventory(of: "c0:de:00:00:00:10")?.devices, [whole.devices[0]])
+        XCTAssertEqual(try index.inventory(of: "Thermo, kitchen")?.devices, [whole.devices[1]])
+    }
+
+    /// Only the entry asked for is checked: a broken entry of another device does not stop one
+    /// (the store's inventory was checked whole when the rollout was made).
+    func testOnlyTheEntryAskedForIsRead() throws {
+        let json = """
+            {"defaults": {"package": "app.zip"},
+             "devices": [{"device": "C0:DE:00:00:00:10"}, {"device": "C0:DE:00:00:00:11", "colour": "red"}]}
+            """
+        let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
+        XCTAssertEqual(
+            try index.inventory(of: "C0:DE:00:00:00:10")?.devices.map(\.device), ["C0:DE:00:00:00:10"])
+        XCTAssertThrowsError(try index.inventory(of: "C0:DE:00:00:00:11")) { error in
+            XCTAssertTrue("\(error)".contains("colour"), "\(error)")
+        }
+    }
+}
