@@ -65,22 +65,32 @@ extension SMPUpdateRun {
         checking: [MCUbootPackage.Image], confirming: [MCUbootPackage.Image], bootloader: SMPBootloader?,
         on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
+        try await repeatingOnANewLink(from: start, whenReconnected: whenReconnected) { link in
+            if !checking.isEmpty {
+                try checkRunning(checking, in: try await imageState(link), bootloader: bootloader)
+            }
+            // Each of them runs (checked, or found running on test): the application is
+            // confirmed without a hash, which only ever confirms the running image; one
+            // with the hash would, after an unseen revert, make the old slot permanent
+            // (nordic-devices-current.md §2.5). Other image numbers need their hash.
+            for image in confirming {
+                _ = try await link.channel.request(
+                    .imageConfirm(hash: image.imageIndex == 0 ? nil : image.image.hash),
+                    timeout: options.responseTimeout)
+            }
+        }
+    }
+
+    /// Runs `step` on `start`; when it fails in a way worth retrying (a lost link), connects
+    /// again (within `retries`) and runs it again from the beginning. Returns the link in use.
+    func repeatingOnANewLink(
+        from start: SMPLink, whenReconnected: (SMPLink) -> Void, _ step: (SMPLink) async throws -> Void
+    ) async throws -> SMPLink {
         var link = start
         var attempt = 0
         while true {
             do {
-                if !checking.isEmpty {
-                    try checkRunning(checking, in: try await imageState(link), bootloader: bootloader)
-                }
-                // Each of them runs (checked, or found running on test): the application is
-                // confirmed without a hash, which only ever confirms the running image; one
-                // with the hash would, after an unseen revert, make the old slot permanent
-                // (nordic-devices-current.md §2.5). Other image numbers need their hash.
-                for image in confirming {
-                    _ = try await link.channel.request(
-                        .imageConfirm(hash: image.imageIndex == 0 ? nil : image.image.hash),
-                        timeout: options.responseTimeout)
-                }
+                try await step(link)
                 return link
             } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
                 attempt += 1

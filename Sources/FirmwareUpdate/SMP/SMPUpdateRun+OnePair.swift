@@ -117,21 +117,8 @@ extension SMPUpdateRun {
         _ image: MCUbootPackage.Image, applicationBefore: ImageSlotState?, on start: SMPLink,
         whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
-        var link = start
-        var attempt = 0
-        while true {
-            do {
-                try checkHandedOver(
-                    image, applicationBefore: applicationBefore, in: try await imageState(link))
-                return link
-            } catch let failure as DFUFailure where failure.isRetryable && attempt < options.retries {
-                attempt += 1
-                link.channel.close()
-                await session.beginReconnection(attempt, after: failure, dropping: link.peripheral)
-                link = try await session.connectSMP(.address(link.address))
-                whenReconnected(link)
-                session.state(.validating)
-            }
+        try await repeatingOnANewLink(from: start, whenReconnected: whenReconnected) { link in
+            try checkHandedOver(image, applicationBefore: applicationBefore, in: try await imageState(link))
         }
     }
 
