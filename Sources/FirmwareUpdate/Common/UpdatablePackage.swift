@@ -28,6 +28,10 @@ public protocol UpdatablePackage: Sendable {
     /// The smallest `DFUOptions.packetSize` an update of it can work with; nil when any will do.
     var smallestPacketSize: Int? { get }
 
+    /// Verifies its signatures with the public key in `text` (as the user's key file holds it);
+    /// throws when the family cannot read the text as its signing key.
+    func verifySignatures(withKey text: String) throws(SigningKeyUnreadable) -> SignatureVerdict
+
     /// Throws, before any connection, for a package the devices of its family would refuse
     /// only after it was sent (every updating command calls it).
     func checkDevicesCanVerify() throws(DFUPackageError)

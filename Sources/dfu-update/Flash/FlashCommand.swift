@@ -78,7 +78,7 @@ struct FlashCommand: ContractCommand {
         let firmware = try FirmwarePackage(
             contentsOf: URL(fileURLWithPath: package), slotSize: update.slotSize)
         try firmware.contents.checkDevicesCanVerify()
-        if let key, try !firmware.checkSignatures(with: key, file: package), !json {
+        if let key, try !key.checkSignatures(of: firmware.contents, file: package), !json {
             Output.error("\(package): \(key.nothingToVerify)")
         }
         try checkPacketSize(for: firmware.contents)

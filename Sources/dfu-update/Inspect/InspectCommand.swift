@@ -35,34 +35,22 @@ struct InspectCommand: ContractCommand {
     func run() async throws {
         // the key before the package: a key that is no key is a usage error whatever the package
         let key = try publicKey.map(PublicKeyFile.init(path:))
-        switch try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)) {
-        case .nordic(let package): try describe(package, key: key?.nordic(), from: key)
-        case .mcuboot(let package): try describe(package, key: key?.mcuboot(), from: key)
+        let firmware = try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package))
+        guard let inspectable = firmware.contents as? any InspectablePackage else {
+            // a family without its description in Inspect/ is a programming error, not the user's
+            preconditionFailure(
+                "\(firmware.contents.dfuProtocol) packages do not conform to InspectablePackage")
         }
-    }
-
-    private func describe(_ package: DFUPackage, key: DFUPublicKey?, from keyFile: PublicKeyFile?) throws {
-        let report = PackageReport(package: package, file: self.package, key: key)
-        Output.line(json ? report.json.serialized() : report.table)
+        let description = try inspectable.description(file: self.package, key: key)
+        Output.line(json ? description.json.serialized() : description.table)
+        guard let key else { return }
         // a check asked for and failed: the description above says which image
-        if let key, let failing = package.images.firstIndex(where: { $0.verifySignature(with: key) == false })
-        {
-            try fail("the signature of image \(failing + 1) does not verify")
+        let verdict: SignatureVerdict
+        do { verdict = try inspectable.verifySignatures(withKey: key.text) } catch {
+            throw key.invalid(error)
         }
-        if let key = keyFile, !json, !package.images.contains(where: \.isSigned) {
-            Output.line(key.nothingToVerify)
-        }
-    }
-
-    private func describe(_ package: MCUbootPackage, key: MCUbootPublicKey?, from keyFile: PublicKeyFile?)
-        throws
-    {
-        let report = MCUbootPackageReport(package: package, file: self.package, key: key)
-        Output.line(json ? report.json.serialized() : report.table)
-        if report.signatureFails { try fail("a signature does not verify") }
-        if let key = keyFile, !json, package.images.allSatisfy({ $0.image.signature == nil }) {
-            Output.line(key.nothingToVerify)
-        }
+        if let failing = verdict.failing { try fail(failing) }
+        if !json, !verdict.signed { Output.line(key.nothingToVerify) }
     }
 
     /// Exit 65 after a signature check asked for failed; a person reads why.

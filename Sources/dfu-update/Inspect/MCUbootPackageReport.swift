@@ -76,14 +76,6 @@ struct MCUbootPackageReport {
         guard let key, image.signature != nil else { return .null }
         return .bool(image.verifySignature(with: key) == .valid)
     }
-
-    /// Whether a signature check was asked for and a signed image failed it.
-    var signatureFails: Bool {
-        guard let key else { return false }
-        return package.images.contains {
-            $0.image.signature != nil && $0.image.verifySignature(with: key) != .valid
-        }
-    }
 }
 
 extension DFUApplicationPackage.Core {

@@ -1,3 +1,4 @@
+import FirmwareUpdate
 import Foundation
 import MCUmgr
 import NordicDFU
@@ -7,6 +8,8 @@ import NordicDFU
 struct PublicKeyFile {
     /// The path as the user gave it.
     var path: String
+    /// The file's text, as each family reads its key from it.
+    var text: String
     private var nordicKey: Result<DFUPublicKey, any Error>
     private var mcubootKey: Result<MCUbootPublicKey, any Error>
 
@@ -21,6 +24,7 @@ struct PublicKeyFile {
         }
         let text = String(decoding: data, as: UTF8.self)
         self.path = path
+        self.text = text
         nordicKey = Result { try DFUPublicKey(text: text) }
         mcubootKey = Result { try MCUbootPublicKey(pem: text) }
         if case .failure(let error) = nordicKey, case .failure = mcubootKey {
@@ -44,6 +48,12 @@ struct PublicKeyFile {
 
     /// What `inspect` and `flash` say of a package with no signed image: nothing to verify.
     var nothingToVerify: String { "no image is signed: nothing to verify with \(path)" }
+
+    /// `invalid_public_key` for a key the package's family cannot read.
+    func invalid(_ unreadable: SigningKeyUnreadable) -> CommandFailure {
+        CommandFailure(
+            errorClass: "invalid_public_key", message: "\(path): \(unreadable)", exitCode: .usage)
+    }
 
     private func invalid(_ error: any Error, advice: String) -> CommandFailure {
         CommandFailure(
