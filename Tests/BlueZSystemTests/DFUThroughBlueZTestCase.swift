@@ -16,7 +16,7 @@ class DFUThroughBlueZTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
-        if testRun?.hasSucceeded == false { await SystemTestEnvironment.printControllerState(after: name) }
+        await SystemTestEnvironment.printControllerState(ifFailed: testRun, test: name)
         let addresses = Set(simulators.flatMap { $0.advertisements.compactMap { $0["device"] as? String } })
         for simulator in simulators { _ = try? await simulator.stop() }
         simulators = []

@@ -16,7 +16,7 @@ class SystemTestCase: XCTestCase {
     }
 
     override func tearDown() async throws {
-        if testRun?.hasSucceeded == false { await SystemTestEnvironment.printControllerState(after: name) }
+        await SystemTestEnvironment.printControllerState(ifFailed: testRun, test: name)
         for link in connected { await link.disconnect() }
         connected = []
         if let peripheral {
