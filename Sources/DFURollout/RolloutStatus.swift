@@ -1,35 +1,33 @@
 import Foundation
 
-/// A rollout as a whole, for `rollout status`.
+/// A rollout as a whole, for `rollout status`: its summary, every device and the gateways.
 public struct RolloutStatus: Sendable, Equatable {
-    public var rollout: String
-    public var state: RolloutState
-    public var canary: Int
-    public var maxFailures: Int?
-    public var concurrency: Int
+    /// The rollout's settings, state and counts, as ``RolloutStore/summary(of:)`` gives them.
+    public var summary: RolloutSummary
     /// In inventory order.
     public var devices: [DeviceStatus]
     /// The gateways that have claimed devices of this rollout, by name.
     public var gateways: [GatewayStatus]
 
-    public init(
-        rollout: String, state: RolloutState, canary: Int, maxFailures: Int?, concurrency: Int,
-        devices: [DeviceStatus], gateways: [GatewayStatus]
-    ) {
-        self.rollout = rollout
-        self.state = state
-        self.canary = canary
-        self.maxFailures = maxFailures
-        self.concurrency = concurrency
+    public init(summary: RolloutSummary, devices: [DeviceStatus], gateways: [GatewayStatus]) {
+        self.summary = summary
         self.devices = devices
         self.gateways = gateways
     }
 
-    /// How many devices ended with each result.
-    public var summary: [DeviceResult: Int] {
-        devices.reduce(into: [:]) { counts, device in
+    /// The status of a rollout with these settings and devices, its counts taken from `devices`.
+    public init(
+        rollout: String, state: RolloutState, canary: Int, maxFailures: Int?, concurrency: Int,
+        devices: [DeviceStatus], gateways: [GatewayStatus]
+    ) {
+        let results = devices.reduce(into: [DeviceResult: Int]()) { counts, device in
             if let result = device.result { counts[result, default: 0] += 1 }
         }
+        self.init(
+            summary: RolloutSummary(
+                rollout: rollout, state: state, canary: canary, maxFailures: maxFailures,
+                concurrency: concurrency, devices: devices.count, results: results),
+            devices: devices, gateways: gateways)
     }
 }
 

@@ -29,7 +29,7 @@ extension RolloutStoreContract {
         try await store.report(canary[1], DeviceOutcome(result: .completed))
         let afterHalt = try await claimAll(store, spec)
         XCTAssertEqual(afterHalt, [])
-        let state = try await store.status(of: spec.name).state
+        let state = try await store.status(of: spec.name).summary.state
         XCTAssertEqual(state, .halted)
         try await store.close()
     }
@@ -47,7 +47,7 @@ extension RolloutStoreContract {
         XCTAssertEqual(afterSecondFailure, .halted)
         let afterHalt = try await claimAll(store, spec)
         XCTAssertEqual(afterHalt, [])
-        let summary = try await store.status(of: spec.name).summary
+        let summary = try await store.status(of: spec.name).summary.results
         XCTAssertEqual(summary, [.failed: 2, .aborted: 1])
         try await store.close()
     }
@@ -89,7 +89,7 @@ extension RolloutStoreContract {
         XCTAssertEqual(afterSecond, .active)
         let afterLast = try await store.report(claims[2], DeviceOutcome(result: .skipped))
         XCTAssertEqual(afterLast, .completed)
-        let state = try await store.status(of: spec.name).state
+        let state = try await store.status(of: spec.name).summary.state
         XCTAssertEqual(state, .completed)
         try await store.close()
     }
@@ -154,7 +154,7 @@ extension RolloutStoreContract {
         XCTAssertEqual(reopenedStatus, before)
         let listed = try await reopened.rollouts().contains(spec.name)
         XCTAssertTrue(listed)
-        XCTAssertEqual(before.maxFailures, 5)
+        XCTAssertEqual(before.summary.maxFailures, 5)
         XCTAssertEqual(before.devices[0].result, .completed)
         try await reopened.close()
     }

@@ -50,11 +50,9 @@ extension RolloutStoreContract {
         _ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line
     ) async throws {
         let status = try await store.status(of: spec.name)
-        let expected = RolloutSummary(
-            rollout: spec.name, state: status.state, canary: status.canary, maxFailures: status.maxFailures,
-            concurrency: status.concurrency, devices: status.devices.count, results: status.summary)
         let summary = try await store.summary(of: spec.name)
-        XCTAssertEqual(summary, expected, line: line)
+        // status's counts come from its devices, the summary's from the kept counts
+        XCTAssertEqual(summary, status.summary, line: line)
         XCTAssertEqual(summary.pending, status.devices.count { $0.result == nil }, line: line)
     }
 }

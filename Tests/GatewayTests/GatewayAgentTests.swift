@@ -22,7 +22,7 @@ final class GatewayAgentTests: XCTestCase {
         let store = try bench.openStore()
         let status = try await store.status(of: "spring")
         await store.close()
-        XCTAssertEqual(status.state, .completed)
+        XCTAssertEqual(status.summary.state, .completed)
         XCTAssertEqual(status.devices.map(\.result), Array(repeating: .completed, count: 12))
         XCTAssertEqual(status.devices.map(\.attempts), Array(repeating: 1, count: 12))
         for index in 0..<12 {
@@ -88,7 +88,7 @@ final class GatewayAgentTests: XCTestCase {
         let status = try await operator_.status(of: "spring")
         await operator_.close()
         XCTAssertEqual(gateway.reported(), [GatewayTestBench.address(0): .aborted])
-        XCTAssertEqual(status.state, .cancelled)
+        XCTAssertEqual(status.summary.state, .cancelled)
         XCTAssertEqual(status.devices[0].result, .aborted)
         XCTAssertEqual(gateway.activations[GatewayTestBench.address(0)], 0)
     }

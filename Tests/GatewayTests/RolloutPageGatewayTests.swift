@@ -41,7 +41,7 @@ final class RolloutPageGatewayTests: XCTestCase {
             "document.querySelector('[data-count=completed]').textContent")
         XCTAssertEqual(completed as? String, "6")
         let status = try await store.status(of: "hall-a")
-        XCTAssertEqual(status.summary[.completed], 6, "the page says what the store says")
+        XCTAssertEqual(status.summary.results[.completed], 6, "the page says what the store says")
         XCTAssertEqual(browser.consoleErrors, [])
         await store.close()
     }

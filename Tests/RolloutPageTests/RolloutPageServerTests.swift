@@ -39,7 +39,7 @@ final class RolloutPageServerTests: XCTestCase {
         XCTAssertEqual(pause.status, 403)
         let login = try await client.post(page.baseURL + "/login", form: ["token": Self.token])
         XCTAssertEqual(login.status, 403)
-        let state = try await page.store.status(of: "spring").state
+        let state = try await page.store.status(of: "spring").summary.state
         XCTAssertEqual(state, .active)
     }
 
@@ -69,14 +69,14 @@ final class RolloutPageServerTests: XCTestCase {
             page.baseURL + "/rollouts/spring/pause", form: ["csrf": String(csrf)], cookie: cookie,
             origin: "http://evil.example")
         XCTAssertEqual(elsewhere.status, 403, "a form from another site")
-        var state = try await page.store.status(of: "spring").state
+        var state = try await page.store.status(of: "spring").summary.state
         XCTAssertEqual(state, .active)
 
         let pause = try await client.post(
             page.baseURL + "/rollouts/spring/pause", form: ["csrf": String(csrf)], cookie: cookie,
             origin: page.baseURL)
         XCTAssertEqual(pause.status, 303)
-        state = try await page.store.status(of: "spring").state
+        state = try await page.store.status(of: "spring").summary.state
         XCTAssertEqual(state, .paused)
         let cancel = try await client.post(
             page.baseURL + "/rollouts/spring/cancel", form: ["csrf": String(csrf)], cookie: cookie)

@@ -54,8 +54,8 @@ final class RolloutCLITests: XCTestCase {
         }
         let stored = try EmbeddedRolloutStore(path: store)
         let kept = try await stored.status(of: "spring")
-        XCTAssertEqual(kept.canary, 1)
-        XCTAssertEqual(kept.state, .cancelled)
+        XCTAssertEqual(kept.summary.canary, 1)
+        XCTAssertEqual(kept.summary.state, .cancelled)
         await stored.close()
     }
 
