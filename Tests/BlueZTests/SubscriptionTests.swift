@@ -60,14 +60,18 @@ final class SubscriptionTests: TwoConnectionTestCase {
         }
         XCTAssertEqual(bluetoothd.calls, ["StartNotify", "RemoveDevice"])
 
-        _ = try await characteristic().subscribe(timeout: .seconds(5))
+        let notifications = try await characteristic().subscribe(timeout: .seconds(5))
         XCTAssertEqual(bluetoothd.calls.suffix(3), ["StartNotify", "StopNotify", "AcquireNotify"])
+        withExtendedLifetime(notifications) {}
     }
 
     func testIndicationsAreSubscribedWithStartNotifyAlone() async throws {
         let bluetoothd = try await NotifyingBluetoothd(serving: server, staleTableError: nil)
-        _ = try await characteristic(properties: [.write, .indicate]).subscribe(timeout: .seconds(5))
+        // kept until the calls are read: ending the stream sends StopNotify
+        let indications = try await characteristic(properties: [.write, .indicate]).subscribe(
+            timeout: .seconds(5))
         XCTAssertEqual(bluetoothd.calls, ["StartNotify"])
+        withExtendedLifetime(indications) {}
     }
 
     /// A characteristic of a new connection to the device.
