@@ -31,7 +31,7 @@ extension FleetInventory {
     /// public key paths relative to `folder` (a rollout's inventory, kept in its store).
     public init(data: Data, folder: URL) throws(FleetInventoryError) {
         let inventory: FleetInventory
-        switch data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+        switch Self.firstSignificantByte(of: data) {
         case nil:
             throw FleetInventoryError(
                 "the inventory is empty; give JSON or CSV (docs/fleet.md, \"Inventory\")")
@@ -49,6 +49,15 @@ extension FleetInventory {
         }
         self = inventory.resolvingPaths(against: folder)
     }
+
+    /// The first byte of `data` that is not white space: `{` opens the JSON form, `[` a JSON list
+    /// (refused), anything else the CSV form.
+    static func firstSignificantByte(of data: Data) -> UInt8? {
+        data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// The CSV form's rows, blank ones left out.
+    static func csvRows(_ text: String) -> [[String]] { CSV.rows(text).filter { !$0.allSatisfy(\.isEmpty) } }
 
     /// The JSON form: `{"defaults": {…}, "devices": [{…}], "rules": [{…}]}`, read strictly: an
     /// unknown key, a value of the wrong type or an empty string is an error naming the entry.
@@ -78,7 +87,7 @@ extension FleetInventory {
     /// The CSV form: a header row naming `device` and any of `package`, `adapter`, `force`, then one
     /// row per device. Fields may be quoted (`"a,b"`, `""` for a quote).
     public init(csv text: String) throws(FleetInventoryError) {
-        let rows = CSV.rows(text).filter { !$0.allSatisfy(\.isEmpty) }
+        let rows = Self.csvRows(text)
         guard let header = rows.first?.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else {
             throw FleetInventoryError(
                 "empty CSV; the first row must name the columns (device,package,adapter,force)")

@@ -29,7 +29,7 @@ public struct FleetInventoryIndex: Sendable {
     public init(data: Data, folder: URL) throws(FleetInventoryError) {
         self.folder = folder
         var entries: [DeviceIdentifier: Int] = [:]
-        if data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") {
+        if FleetInventory.firstSignificantByte(of: data) == UInt8(ascii: "{") {
             guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let devices = root.removeValue(forKey: "devices") as? [Any]
             else { throw FleetInventoryError("the inventory has no \"devices\" list") }
@@ -43,7 +43,7 @@ public struct FleetInventoryIndex: Sendable {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
             }
-            let rows = CSV.rows(text).filter { !$0.allSatisfy(\.isEmpty) }
+            let rows = FleetInventory.csvRows(text)
             let header = rows.first ?? []
             let column = header.firstIndex {
                 $0.trimmingCharacters(in: .whitespaces).lowercased() == "device"
@@ -59,13 +59,13 @@ public struct FleetInventoryIndex: Sendable {
         self.entries = entries
     }
 
-    /// Whether the inventory lists `device` (any case of an address).
-    public func lists(_ device: String) -> Bool { entries[DeviceIdentifier(device)] != nil }
+    /// Whether the inventory lists `device` (an address in any case).
+    public func lists(_ device: DeviceIdentifier) -> Bool { entries[device] != nil }
 
     /// The inventory of `device`'s entry alone, with the defaults and rules; nil when it does
     /// not list the device; throws what reading that entry as a file finds wrong.
-    public func inventory(of device: String) throws(FleetInventoryError) -> FleetInventory? {
-        guard let index = entries[DeviceIdentifier(device)] else { return nil }
+    public func inventory(of device: DeviceIdentifier) throws(FleetInventoryError) -> FleetInventory? {
+        guard let index = entries[device] else { return nil }
         return try FleetInventory(data: bytes(of: index), folder: folder)
     }
 

@@ -28,7 +28,7 @@ struct RolloutContext: Sendable {
     func inventory(for claim: DeviceClaim, device: DeviceIdentifier) throws -> FleetInventory? {
         var inventory: FleetInventory
         if let index {
-            guard let listed = try index.inventory(of: device.description) else { return nil }
+            guard let listed = try index.inventory(of: device) else { return nil }
             inventory = listed
         } else {
             guard bareDevices.contains(device) else { return nil }
@@ -47,7 +47,7 @@ struct RolloutContext: Sendable {
         guard case .address(let address) = device else { return [] }
         return Set(
             [address.incremented, address.decremented].filter {
-                index?.lists($0.description) ?? bareDevices.contains(.address($0))
+                index?.lists(.address($0)) ?? bareDevices.contains(.address($0))
             })
     }
 

@@ -1,5 +1,6 @@
 import DFUFleet
 import Foundation
+import GATT
 import XCTest
 
 /// `FleetInventoryIndex`: a device's entry read alone gives what reading the whole inventory
@@ -18,14 +19,16 @@ final class InventoryIndexTests: XCTestCase {
         let whole = try FleetInventory(data: Data(json.utf8), folder: folder)
         let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
         for (number, name) in ["C0:DE:00:00:00:10", "Thermo-7"].enumerated() {
-            let alone = try XCTUnwrap(try index.inventory(of: name))
+            let alone = try XCTUnwrap(try index.inventory(of: DeviceIdentifier(name)))
             XCTAssertEqual(alone.devices, [whole.devices[number]])
             XCTAssertEqual(alone.defaults, whole.defaults)
             XCTAssertEqual(alone.rules, whole.rules)
         }
-        XCTAssertTrue(index.lists("C0:DE:00:00:00:10"))
-        XCTAssertFalse(index.lists("C0:DE:00:00:00:11"))
-        XCTAssertNil(try index.inventory(of: "thermo-7"), "a name is not an address: its case counts")
+        XCTAssertTrue(index.lists(DeviceIdentifier("C0:DE:00:00:00:10")))
+        XCTAssertFalse(index.lists(DeviceIdentifier("C0:DE:00:00:00:11")))
+        XCTAssertNil(
+            try index.inventory(of: DeviceIdentifier("thermo-7")), "a name is not an address: its case counts"
+        )
     }
 
     func testACSVEntryReadAloneEqualsTheWholeInventorysEntry() throws {
@@ -33,8 +36,10 @@ final class InventoryIndexTests: XCTestCase {
             "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"
         let whole = try FleetInventory(data: Data(csv.utf8), folder: folder)
         let index = try FleetInventoryIndex(data: Data(csv.utf8), folder: folder)
-        XCTAssertEqual(try index.inventory(of: "c0:de:00:00:00:10")?.devices, [whole.devices[0]])
-        XCTAssertEqual(try index.inventory(of: "Thermo, kitchen")?.devices, [whole.devices[1]])
+        XCTAssertEqual(
+            try index.inventory(of: DeviceIdentifier("c0:de:00:00:00:10"))?.devices, [whole.devices[0]])
+        XCTAssertEqual(
+            try index.inventory(of: DeviceIdentifier("Thermo, kitchen"))?.devices, [whole.devices[1]])
     }
 
     /// Only the entry asked for is checked: a broken entry of another device does not stop one
@@ -46,8 +51,9 @@ final class InventoryIndexTests: XCTestCase {
             """
         let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
         XCTAssertEqual(
-            try index.inventory(of: "C0:DE:00:00:00:10")?.devices.map(\.device), ["C0:DE:00:00:00:10"])
-        XCTAssertThrowsError(try index.inventory(of: "C0:DE:00:00:00:11")) { error in
+            try index.inventory(of: DeviceIdentifier("C0:DE:00:00:00:10"))?.devices.map(\.device),
+            ["C0:DE:00:00:00:10"])
+        XCTAssertThrowsError(try index.inventory(of: DeviceIdentifier("C0:DE:00:00:00:11"))) { error in
             XCTAssertTrue("\(error)".contains("colour"), "\(error)")
         }
     }
