@@ -17,19 +17,16 @@ public struct GatewayAgent: Sendable {
     let store: any RolloutStore
     let configuration: GatewayConfiguration
     let reach: GatewayReach
-    /// Where packages read from the store are kept while the agent runs.
-    let cache: URL
     let describe: @Sendable (FleetDeviceReport) -> Data?
 
     /// `describe`: a device's fleet report as the store keeps it (JSON), if any.
     public init(
-        store: any RolloutStore, configuration: GatewayConfiguration, reach: GatewayReach, cache: URL,
+        store: any RolloutStore, configuration: GatewayConfiguration, reach: GatewayReach,
         describe: @escaping @Sendable (FleetDeviceReport) -> Data? = { _ in nil }
     ) {
         self.store = MeasuredStore(store, factory: configuration.metrics)
         self.configuration = configuration
         self.reach = reach
-        self.cache = cache
         self.describe = describe
     }
 
@@ -196,8 +193,7 @@ final class GatewayLoop: Sendable {
         if let known { return known }
         guard !unusable else { return nil }
         do {
-            let context = try await RolloutContext.load(
-                rollout, from: agent.store, cache: agent.cache.appendingPathComponent("packages"))
+            let context = try await RolloutContext.load(rollout, from: agent.store)
             state.withLock { $0.contexts[rollout] = context }
             return context
         } catch let error as RolloutStoreError {

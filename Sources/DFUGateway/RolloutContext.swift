@@ -52,22 +52,16 @@ struct RolloutContext: Sendable {
     }
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are
-    /// checked against their SHA-256 by the store, then read as `fleet` reads a package file
-    /// (its own hashes, CRCs and signature, and that bootloaders can verify it) from a copy under
-    /// `cache`. The inventory's defaults and rules are checked once, with its first entry.
-    static func load(_ rollout: String, from store: any RolloutStore, cache: URL) async throws
-        -> RolloutContext
-    {
+    /// checked against their SHA-256 by the store, then read from those bytes as `fleet` reads a
+    /// package file (its own hashes, CRCs and signature, and that bootloaders can verify it). The
+    /// inventory's defaults and rules are checked once, with its first entry.
+    static func load(_ rollout: String, from store: any RolloutStore) async throws -> RolloutContext {
         let summary = try await store.summary(of: rollout)
         let names = try await store.packages(of: rollout)
         var packages: [String: FirmwarePackage] = [:]
         for package in names {
             let bytes = try await store.package(package.sha256, of: rollout)
-            let folder = cache.appendingPathComponent(package.sha256)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let file = folder.appendingPathComponent(URL(fileURLWithPath: package.name).lastPathComponent)
-            try bytes.write(to: file, options: .atomic)
-            let firmware = try FirmwarePackage(contentsOf: file)
+            let firmware = try FirmwarePackage(bytes: bytes, name: package.name)
             try firmware.contents.checkDevicesCanVerify()
             packages[package.name] = firmware
         }

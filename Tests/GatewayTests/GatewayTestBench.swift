@@ -87,8 +87,7 @@ final class GatewayTestBench: Sendable {
         configure(&configuration)
         let agent = GatewayAgent(
             store: try store ?? openStore(), configuration: configuration,
-            reach: GatewayReach(simulated: simulated, adapters: []),
-            cache: folder.appendingPathComponent("cache-\(name)"))
+            reach: GatewayReach(simulated: simulated, adapters: []))
         return TestGateway(name: name, agent: agent, centrals: centrals)
     }
 }

@@ -48,6 +48,34 @@ final class FirmwarePackageKindTests: XCTestCase {
         XCTAssertEqual(package.images.first?.firmware, body)
     }
 
+    /// A package read from bytes (a rollout store's copy) is read as its file would be, named as
+    /// given, with no file written or read: a bare nRF5 image so read has no init packet, even
+    /// with a `.dat` of its name in the working directory.
+    func testAPackageIsReadFromBytesAsItsFileWouldBe() throws {
+        let signed = try Data(contentsOf: repository.appendingPathComponent("Firmware/smp_app_1.1.0.bin"))
+        guard case .mcuboot(let image) = try FirmwarePackage(bytes: signed, name: "releases/app.bin") else {
+            return XCTFail("an MCUboot image read from bytes was not one")
+        }
+        XCTAssertEqual(image.images[0].image.bytes, [UInt8](signed))
+        guard case .nordic(let zip) = try FirmwarePackage(bytes: Data(TestPackages.app()), name: "app.zip")
+        else {
+            return XCTFail("a Nordic zip read from bytes was not one")
+        }
+        XCTAssertEqual(zip.name, "app.zip")
+        XCTAssertEqual(zip.images.count, 1)
+        let bare = "bare-\(UUID().uuidString)"
+        let dat = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent("\(bare).dat")
+        try Data([0x01, 0x02]).write(to: dat)
+        defer { try? FileManager.default.removeItem(at: dat) }
+        guard
+            case .nordic(let bin) = try FirmwarePackage(
+                bytes: Data(TestPackages.firmware), name: "\(bare).bin")
+        else { return XCTFail("a bare nRF5 image read from bytes was not one") }
+        XCTAssertEqual(bin.images.first?.firmware, TestPackages.firmware)
+        XCTAssertNil(bin.images.first?.initPacket)
+    }
+
     func testAFileThatIsNoFirmwareSaysWhatWasExpected() throws {
         let url = directory.appendingPathComponent("notes.txt")
         try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: url)

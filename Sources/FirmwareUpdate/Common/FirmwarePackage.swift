@@ -22,9 +22,21 @@ public enum FirmwarePackage: Sendable {
     /// `DFUPackageError`, `MCUbootImageError` or `DFUApplicationPackageError`.
     public init(contentsOf url: URL, slotSize: Int? = nil) throws {
         let name = url.relativePath
-        let data = try DFUPackage.readFile(url, name: name)
+        try self.init(
+            data: try DFUPackage.readFile(url, name: name), name: name,
+            initPacketFile: url.deletingPathExtension().appendingPathExtension("dat"), slotSize: slotSize)
+    }
+
+    /// Reads a package from its bytes, a file known by `name` (whose extension tells a bare nRF5
+    /// `.bin` / `.hex` apart): what a rollout store keeps, read without a file. A bare nRF5 image
+    /// so read has no init packet.
+    public init(bytes data: Data, name: String, slotSize: Int? = nil) throws {
+        try self.init(data: data, name: name, initPacketFile: nil, slotSize: slotSize)
+    }
+
+    private init(data: Data, name: String, initPacketFile: URL?, slotSize: Int?) throws {
         let isZip = data.starts(with: [0x50, 0x4B])
-        let fileExtension = url.pathExtension.lowercased()
+        let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased()
         if let bytes = data.starts(with: Self.mcubootMagic) ? [UInt8](data) : Self.mcubootImage(inHex: data) {
             let image = try MCUbootImage(bytes: bytes, name: name, slotSize: slotSize)
             self = .mcuboot(MCUbootPackage(image: image))
@@ -42,7 +54,7 @@ public enum FirmwarePackage: Sendable {
             }
             self = .mcuboot(MCUbootPackage(package))
         } else {
-            self = .nordic(try DFUPackage(fileData: data, of: url))
+            self = .nordic(try DFUPackage(fileData: data, name: name, initPacketFile: initPacketFile))
         }
     }
 

@@ -12,9 +12,17 @@ extension DFUPackage {
     /// a caller that looked at them first does not read the file again. The extension tells a
     /// bare `.bin` / `.hex` apart; its `.dat` is read from beside `url`.
     package init(fileData data: Data, of url: URL) throws(DFUPackageError) {
-        let name = url.relativePath
+        try self.init(
+            fileData: data, name: url.relativePath,
+            initPacketFile: url.deletingPathExtension().appendingPathExtension("dat"))
+    }
+
+    /// The package in `data`, a file's bytes known by `name`, whose extension tells a bare
+    /// `.bin` / `.hex` apart. Such an image's `.dat` is read from `initPacketFile` when there is
+    /// one; nil when the bytes come from no folder (a rollout store's copy).
+    package init(fileData data: Data, name: String, initPacketFile: URL?) throws(DFUPackageError) {
         let isZip = data.starts(with: [0x50, 0x4B])  // "PK"
-        let fileExtension = url.pathExtension.lowercased()
+        let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased()
         switch fileExtension {
         case "hex" where !isZip, "ihex" where !isZip, "bin" where !isZip:
             // Intel HEX takes about 2.8 characters per byte; refuse before copying anything big.
@@ -23,10 +31,11 @@ extension DFUPackage {
                 throw DFUPackageError(
                     .entryTooLarge, file: name, reason: "\(data.count) bytes, more than the \(limit) allowed")
             }
-            let datURL = url.deletingPathExtension().appendingPathExtension("dat")
             let dat =
-                FileManager.default.fileExists(atPath: datURL.path)
-                ? try Self.readFile(datURL, name: datURL.relativePath) : nil
+                try initPacketFile.flatMap { file throws(DFUPackageError) in
+                    FileManager.default.fileExists(atPath: file.path)
+                        ? try Self.readFile(file, name: file.relativePath) : nil
+                }
             if fileExtension == "bin" {
                 try self.init(firmware: [UInt8](data), initPacket: dat.map { [UInt8]($0) }, name: name)
             } else {

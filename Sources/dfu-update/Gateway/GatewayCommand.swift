@@ -98,11 +98,8 @@ struct GatewayCommand: ContractCommand {
         configuration.pollInterval = poll.duration
         configuration.exitWhenIdle = exitWhenIdle
         configuration.fleet = device.fleetOptions
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "dfu-gateway-\(getpid())-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: cache) }
         let agent = GatewayAgent(
-            store: rolloutStore, configuration: configuration, reach: setup.reach, cache: cache,
+            store: rolloutStore, configuration: configuration, reach: setup.reach,
             describe: { FleetReportFile.deviceJSON($0) })
         let nameInUse = Locked<Date?>(nil)
         let gateway = GatewayService(agent: agent) { event in
