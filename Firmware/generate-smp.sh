@@ -32,27 +32,35 @@ JSON
 rm -f dfu_application.zip
 (cd "$work" && zip -q -X "$OLDPWD/dfu_application.zip" manifest.json app.signed.bin)
 
-# nrf5340_dfu_application.zip: both cores of an nRF5340 built for simultaneous updates, the
-# application (image 0) and the network core's image (image 1, 16 KiB, its manifest entry naming
-# the cpunet board), as nrf's generate_zip.py writes them.
-python3 -c 'import random, sys; r = random.Random(53); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(16384)))' >"$work/net.bin"
-"$imgtool" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x3A000 -k mcuboot_test_key.pem \
-    --version 1.1.0 "$work/net.bin" "$work/ipc_radio.signed.bin"
-cp "$work/app.signed.bin" "$work/nrf5340_app.signed.bin"
-app_size=$(stat -c %s "$work/nrf5340_app.signed.bin")
-net_size=$(stat -c %s "$work/ipc_radio.signed.bin")
-cat >"$work/manifest.json" <<JSON
+# nrf5340_zip ZIP NET_BODY NET_LOAD_ADDRESS: both cores of an nRF5340 as nrf's generate_zip.py
+# writes them, the 1.2.0 application (image 0) and the network core's 1.1.0 image (image 1, its
+# manifest entry naming the cpunet board) signed from NET_BODY.
+nrf5340_zip() {
+    local zip=$1 net_body=$2 net_load_address=$3
+    "$imgtool" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x3A000 -k mcuboot_test_key.pem \
+        --version 1.1.0 "$net_body" "$work/ipc_radio.signed.bin"
+    cp "$work/app.signed.bin" "$work/nrf5340_app.signed.bin"
+    local app_size net_size
+    app_size=$(stat -c %s "$work/nrf5340_app.signed.bin")
+    net_size=$(stat -c %s "$work/ipc_radio.signed.bin")
+    cat >"$work/manifest.json" <<JSON
 {"format-version": 0, "time": 1764115200, "name": "nrf5340_app", "files": [{"type": "application",
  "board": "nrf5340dk/nrf5340/cpuapp", "soc": "nrf5340", "load_address": 49152, "image_index": "0",
  "slot_index_primary": "1", "slot_index_secondary": "2", "version_MCUBOOT": "1.2.0",
  "size": $app_size, "file": "nrf5340_app.signed.bin", "modtime": 1764115200},
  {"type": "application", "board": "nrf5340dk/nrf5340/cpunet", "soc": "nrf5340",
- "load_address": 16812032, "image_index": "1", "slot_index_primary": "3",
+ "load_address": $net_load_address, "image_index": "1", "slot_index_primary": "3",
  "slot_index_secondary": "4", "version": "1.1.0", "size": $net_size, "file": "ipc_radio.signed.bin",
  "modtime": 1764115200}]}
 JSON
-rm -f nrf5340_dfu_application.zip
-(cd "$work" && zip -q -X "$OLDPWD/nrf5340_dfu_application.zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)
+    rm -f "$zip"
+    (cd "$work" && zip -q -X "$OLDPWD/$zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)
+}
+
+# nrf5340_dfu_application.zip: an nRF5340 built for simultaneous updates (a 16 KiB network core
+# image).
+python3 -c 'import random, sys; r = random.Random(53); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(16384)))' >"$work/net.bin"
+nrf5340_zip nrf5340_dfu_application.zip "$work/net.bin" 16812032
 
 # directxip_dfu_application.zip: the 1.2.0 application linked for each slot of a direct-XIP
 # device (imgtool --rom-fixed: slot 0 at 0xC000, slot 1 at 0x82000, as the simulated smp-app's
@@ -76,25 +84,9 @@ rm -f directxip_dfu_application.zip
 (cd "$work" && zip -q -X "$OLDPWD/directxip_dfu_application.zip" manifest.json zephyr.signed.bin \
     mcuboot_secondary_app.signed.bin)
 
-# nrf5340_onepair_dfu_application.zip: both cores of an nRF5340 with one image pair (nRF Connect
-# SDK's default): the same two images, but the network core's body starts as a Cortex-M vector
-# table whose reset vector points into the network core's flash (0x01000000), which is how
-# MCUboot tells it from an application image in image 0's secondary slot (sdk-mcuboot loader.c).
+# nrf5340_onepair_dfu_application.zip: an nRF5340 with one image pair (nRF Connect SDK's
+# default): the network core's body starts as a Cortex-M vector table whose reset vector points
+# into the network core's flash (0x01000000), which is how MCUboot tells it from an application
+# image in image 0's secondary slot (sdk-mcuboot loader.c).
 python3 -c 'import random, struct, sys; r = random.Random(54); b = bytearray(r.randrange(256) for _ in range(16384)); b[4:8] = struct.pack("<I", 0x010002C1); sys.stdout.buffer.write(bytes(b))' >"$work/net1.bin"
-"$imgtool" sign --header-size 0x200 --pad-header --align 4 --slot-size 0x3A000 -k mcuboot_test_key.pem \
-    --version 1.1.0 "$work/net1.bin" "$work/ipc_radio.signed.bin"
-[ -f "$work/nrf5340_app.signed.bin" ] || unzip -q -o nrf5340_dfu_application.zip nrf5340_app.signed.bin -d "$work"
-app_size=$(stat -c %s "$work/nrf5340_app.signed.bin")
-net_size=$(stat -c %s "$work/ipc_radio.signed.bin")
-cat >"$work/manifest.json" <<JSON
-{"format-version": 0, "time": 1764115200, "name": "nrf5340_app", "files": [{"type": "application",
- "board": "nrf5340dk/nrf5340/cpuapp", "soc": "nrf5340", "load_address": 49152, "image_index": "0",
- "slot_index_primary": "1", "slot_index_secondary": "2", "version_MCUBOOT": "1.2.0",
- "size": $app_size, "file": "nrf5340_app.signed.bin", "modtime": 1764115200},
- {"type": "application", "board": "nrf5340dk/nrf5340/cpunet", "soc": "nrf5340",
- "load_address": 16777216, "image_index": "1", "slot_index_primary": "3",
- "slot_index_secondary": "4", "version": "1.1.0", "size": $net_size, "file": "ipc_radio.signed.bin",
- "modtime": 1764115200}]}
-JSON
-rm -f nrf5340_onepair_dfu_application.zip
-(cd "$work" && zip -q -X "$OLDPWD/nrf5340_onepair_dfu_application.zip" manifest.json nrf5340_app.signed.bin ipc_radio.signed.bin)
+nrf5340_zip nrf5340_onepair_dfu_application.zip "$work/net1.bin" 16777216
