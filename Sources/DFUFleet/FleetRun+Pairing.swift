@@ -33,35 +33,19 @@ extension FleetRun {
         guard let central = central as? any PairingCentral else { return }
         central.usePasskey(security.passkey, for: address)
         guard bonds.withLock({ $0[device] == nil }) else { return }
-        var madeByRun = false
-        if options.removesBondsFirst {
-            try? await central.removeBond(address: address)
-        } else {
-            madeByRun = (try? await central.isPaired(address: address)) == false
-        }
-        bonds.withLock { $0[device] = (address, madeByRun) }
+        let bond =
+            (try? await RunBond(noting: address, on: central, pairAgain: options.removesBondsFirst))
+            ?? RunBond(keeping: address)
+        bonds.withLock { $0[device] = bond }
     }
 
     /// After the device's last connection: removes the bond this run made, unless kept.
     func finishPairing(_ device: String, central: any GATTCentral) async {
         guard let central = central as? any PairingCentral,
-            let (address, madeByRun) = bonds.withLock({ $0.removeValue(forKey: device) })
+            let bond = bonds.withLock({ $0.removeValue(forKey: device) })
         else { return }
-        central.usePasskey(nil, for: address)
-        guard madeByRun, !options.keepsBonds, (try? await central.isPaired(address: address)) == true else {
-            return
-        }
-        do {
-            try await central.removeBond(address: address)
-            emit(
-                .device(
-                    device,
-                    .log(.info, "removed the bond this run made with \(address) (--keep-bond keeps it)")))
-        } catch {
-            emit(
-                .device(
-                    device,
-                    .log(.warning, "could not remove the bond this run made with \(address): \(error)")))
-        }
+        central.usePasskey(nil, for: bond.address)
+        guard let removal = await bond.finish(on: central, keep: options.keepsBonds) else { return }
+        emit(.device(device, .log(removal.removed ? .info : .warning, removal.message)))
     }
 }

@@ -11,9 +11,8 @@ final class FleetRun: Sendable {
     private let haltReason = Locked<String?>(nil)
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
     let foundAddresses = Locked(Set<BluetoothAddress>())
-    /// Where each device met so far was, and whether a bond it ends with is the run's to
-    /// remove (`FleetRun+Pairing`), by device.
-    let bonds = Locked([String: (address: BluetoothAddress, madeByRun: Bool)]())
+    /// The bond of each device met so far, by device (`FleetRun+Pairing`).
+    let bonds = Locked([String: RunBond]())
 
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet

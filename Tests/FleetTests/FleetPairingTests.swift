@@ -16,7 +16,7 @@ final class FleetPairingTests: XCTestCase {
     private let thermo = FleetFixtures.device(1, kind: .secureApp, firmware: "1.0.0", name: "Thermo-1")
 
     private func run(
-        keepsBonds: Bool = false, bondedBefore: Bool = false, plan: Bool = false,
+        keepsBonds: Bool = false, bondedBefore: Bool = false, plan: Bool = false, pairAgain: Bool = false,
         doorSecurity: DeviceSecurity = DeviceSecurity(
             level: .authenticated, passkey: .environment("DOOR_PASSKEY")),
         commandLine: DeviceSecurity = DeviceSecurity(passkey: .command("/usr/local/bin/fleet-passkey"))
@@ -38,6 +38,7 @@ final class FleetPairingTests: XCTestCase {
         var options = FleetFixtures.options(concurrency: 2)
         options.security = commandLine
         options.keepsBonds = keepsBonds
+        options.removesBondsFirst = pairAgain
         options.plan = plan
         let fleet = try Fleet(
             inventory: inventory, packages: ["A": package], adapters: [adapter], options: options)
@@ -72,6 +73,19 @@ final class FleetPairingTests: XCTestCase {
         XCTAssertTrue(held.report.succeeded)
         XCTAssertEqual(
             held.centrals.flatMap { $0.removed }, [], "a bond held before the run went")
+    }
+
+    /// `--re-pair`: a bond held before is removed before the first connection, and the one the
+    /// run then makes counts as the user's (docs/pairing.md): it stays, as `flash` leaves it.
+    func testPairingAgainRemovesTheOldBondFirstAndKeepsTheNewOne() async throws {
+        let (centrals, report, _) = try await run(bondedBefore: true, pairAgain: true)
+        XCTAssertTrue(report.succeeded, "\(report.devices.map { $0.failure?.message ?? "" })")
+        XCTAssertEqual(centrals[0].removed, [door.address.description], "removed once, before connecting")
+        XCTAssertEqual(centrals[1].removed, [thermo.address.description])
+        for central in centrals {
+            let stillPaired = try await central.isPaired(address: door.address)
+            XCTAssertTrue(stillPaired, "the bond made after pairing again was removed")
+        }
     }
 
     /// Authenticated pairing without a passkey source could only fail on the device: the device

@@ -85,14 +85,18 @@ struct FlashCommand: ContractCommand {
         let target = device ?? .address(.simulatedDevice)
         let central: any GATTCentral
         var simulated: SimulatedCentral?
-        var bonds: BondPolicy?
+        // Only a device named by its address has a bond to look after: a name says nothing of it
+        // before connecting.
+        var bond: (RunBond, central: BlueZCentral)?
         if simulation.simulate != nil {
             let simulator = try simulation.central(for: target)
             simulated = simulator
             central = simulator
         } else {
             let blueZ = try await bluetooth.central(pairing: pairing.settings)
-            bonds = try await BondPolicy(central: blueZ, target: target, options: pairing)
+            if case .address(let address) = target {
+                bond = (try await RunBond(noting: address, on: blueZ, pairAgain: pairing.rePair), blueZ)
+            }
             central = blueZ
         }
 
@@ -113,7 +117,11 @@ struct FlashCommand: ContractCommand {
             reporter.report(event)
         }
         withExtendedLifetime(interrupt) {}
-        if let done = await bonds?.finish(), !json { Output.error(done) }
+        if let (bond, central) = bond, let removal = await bond.finish(on: central, keep: pairing.keepBond),
+            !json
+        {
+            Output.error(removal.message)
+        }
         switch result?.outcome {
         case .completed, .skipped: return
         case .aborted, nil: throw ExitCode.interrupted
