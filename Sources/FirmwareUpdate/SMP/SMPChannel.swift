@@ -21,6 +21,13 @@ final class SMPChannel {
     /// Whether the device joins a frame split over several writes
     /// (`CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY`): learnt from its parameters.
     var deviceReassembles = false
+    /// How long a request waits after the last answer, on the link's time (zero: not at all). A
+    /// device with two SMP buffers frees an answered request's buffer and its answer's only when
+    /// the link layer learns that the answer arrived, from the central's next packet: a request
+    /// riding in that packet finds no buffer and is lost (docs/mcumgr.md, "Two buffers").
+    var pauseAfterAnswer = Duration.zero
+    /// When the last answer was taken, on the link's time.
+    private var lastAnswer: Duration?
 
     private init(
         characteristic: any GATTCharacteristic, inbox: NotificationInbox, writeLength: Int,
@@ -60,6 +67,10 @@ final class SMPChannel {
         let sequence = nextSequence
         nextSequence &+= 1
         let bytes = request.frame(sequence: sequence, version: version).encoded
+        if let lastAnswer, pauseAfterAnswer > .zero {
+            let wait = lastAnswer + pauseAfterAnswer - session.linkTime.now()
+            if wait > .zero { try await session.linkTime.sleep(for: wait) }
+        }
         do {
             var written = 0
             try await characteristic.writeWithoutResponse(
@@ -92,6 +103,7 @@ final class SMPChannel {
             }
         }
         let frame = frames.removeFirst()
+        lastAnswer = session.linkTime.now()
         do throws(SMPResponseError) {
             return try SMPResponse(frame: frame)
         } catch {

@@ -63,9 +63,17 @@ extension UpdateSession {
     private func prepare(_ link: SMPLink) async throws -> SMPLink {
         var link = link
         do {
+            let asked = linkTime.now()
             let answer = try await link.channel.request(
                 .mcumgrParameters, timeout: options.notificationTimeout)
             link.parameters = try MCUmgrParameters(answer)
+            if link.parameters.bufferCount <= 2 {
+                link.channel.pauseAfterAnswer = Self.pauseForTwoBuffers(roundTrip: linkTime.now() - asked)
+                log(
+                    .info,
+                    "the device has \(link.parameters.bufferCount) SMP buffers: each request waits "
+                        + "\(link.channel.pauseAfterAnswer) after an answer, for the device to free them")
+            }
         } catch let failure as DFUFailure where failure.error == .remoteMcumgrNotSupported {
             log(.info, "the device does not report its SMP buffers: taking Zephyr's defaults")
         } catch let error as SMPResponseError {
@@ -78,6 +86,14 @@ extension UpdateSession {
                 + "\(link.parameters.bufferSize) bytes, "
                 + (link.channel.deviceReassembles ? "frames split over writes" : "one frame per write"))
         return link
+    }
+
+    /// The pause after an answer for a device with two buffers: at least one connection
+    /// interval, which BlueZ does not tell. The round trip of a request is one or more; a device
+    /// that answers within the event of the request makes it shorter, so it is never taken below
+    /// the longest interval Linux asks for by default (50 ms), nor above half a second.
+    static func pauseForTwoBuffers(roundTrip: Duration) -> Duration {
+        min(max(roundTrip, .milliseconds(50)), .milliseconds(500))
     }
 
     /// Whether the device reassembles a frame written in several parts
