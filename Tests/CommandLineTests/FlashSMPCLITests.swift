@@ -207,4 +207,17 @@ final class FlashSMPCLITests: XCTestCase {
         XCTAssertEqual(small.status, 65, small.stderr)
         XCTAssertEqual(try small.errorObject().string("class"), "too_large_for_slot")
     }
+
+    /// Durations in the JSON are to the millisecond: a RAM-load update's 7.815 s once printed as
+    /// `7.8149999999999995`.
+    func testDurationsAreGivenToTheMillisecond() async throws {
+        let run = try await flash(
+            path("Firmware/dfu_application.zip"),
+            ["--simulate", "smp-app", "--sim-mcuboot-mode", "ram-load", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let line = try XCTUnwrap(
+            run.stdoutText.split(separator: "\n").last { $0.contains("\"event\":\"result\"") })
+        let value = try XCTUnwrap(line.firstMatch(of: /"duration_seconds":([0-9.eE+-]+)/)?.1, String(line))
+        XCTAssertNotNil(value.wholeMatch(of: /[0-9]+(\.[0-9]{1,3})?/), "duration_seconds \(value)")
+    }
 }

@@ -1,3 +1,4 @@
+import DFUSupport
 import Foundation
 
 /// The gateway's calls: claims, leases and results, each one transaction.
@@ -159,9 +160,4 @@ extension EmbeddedRolloutStore {
             ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen
             """, [.text(gateway), .real(now.timeIntervalSince1970)])
     }
-}
-
-extension Duration {
-    /// In seconds, with its fraction.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

@@ -10,7 +10,7 @@ enum FleetReportFile {
     static func json(_ report: FleetReport) -> Data {
         let devices = report.devices.map { JSONValue.object(members($0)) }
         let summary: JSONValue = .object(
-            counts(report) + [("duration_seconds", .double(report.duration.seconds))])
+            counts(report) + [("duration_seconds", .seconds(report.duration))])
         return Data(
             (JSONValue.object([("devices", .array(devices)), ("summary", summary)]).serialized() + "\n").utf8)
     }
@@ -26,7 +26,7 @@ enum FleetReportFile {
             ("device", .string(device.device)), ("result", .string(device.result.rawValue)),
             ("error", error(device.failure)), ("version_before", .optional(device.versionBefore)),
             ("version_after", .optional(device.versionAfter)), ("bytes_sent", .int(device.bytesSent)),
-            ("duration_seconds", .double(device.duration.seconds)),
+            ("duration_seconds", .seconds(device.duration)),
             ("avg_speed_bytes_per_second", .double(device.averageSpeedBytesPerSecond)),
             ("retries", .int(device.retries)), ("address", .optional(device.info?.address.description)),
             ("package", .optional(device.package)), ("reason", .optional(device.reason)),

@@ -39,7 +39,7 @@ final class FleetReporter: Sendable {
             Output.line(
                 .object(
                     [("event", .string("summary")), ("device", .null)] + FleetReportFile.counts(report)
-                        + [("duration_seconds", .double(report.duration.seconds))]))
+                        + [("duration_seconds", .seconds(report.duration))]))
         } else if !plan {
             // on a terminal each row fits its width: a long last column is cut rather than wrapped
             let display = TerminalDisplay.shared

@@ -82,7 +82,7 @@ final class FlashReporter: @unchecked Sendable {
                     ("result", .string(result.identifier)), ("error", error),
                     ("bytes_sent", .int(result.bytesSent)), ("bytes_resent", .int(result.bytesResent)),
                     ("bytes_resent_for_pace", .int(result.bytesResentForPace)),
-                    ("duration_seconds", .double(result.duration.seconds)),
+                    ("duration_seconds", .seconds(result.duration)),
                     ("retries", .int(result.retries)),
                     ("activation", .optional(completedActivation(result)?.contractName)),
                 ])

@@ -1,3 +1,4 @@
+import DFUSupport
 import Foundation
 
 /// A JSON value whose objects keep their keys in the order written, so that machine output is
@@ -12,6 +13,12 @@ enum JSONValue: Equatable, Sendable {
     case object([(String, JSONValue)])
 
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
+
+    /// A duration in seconds, to the millisecond: `7.815`, never the `7.8149999999999995` that
+    /// adding a `Double` fraction to the whole seconds can give.
+    static func seconds(_ duration: Duration) -> JSONValue {
+        .double((duration.seconds * 1000).rounded() / 1000)
+    }
 
     /// Compact, single-line JSON (as JSON Lines needs).
     func serialized() -> String {
