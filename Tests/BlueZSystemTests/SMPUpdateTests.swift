@@ -5,7 +5,7 @@ import XCTest
 /// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
 /// image the device refuses; a package through a device that reassembles frames; an nRF54L image
 /// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode; both cores of an nRF5340; a
-/// direct-XIP device; a Bare Metal firmware loader.
+/// direct-XIP device; a Bare Metal firmware loader; a device with two SMP buffers.
 final class SMPUpdateTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let package = "Firmware/dfu_application.zip"
@@ -157,5 +157,18 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         let expected = try await imageHash(package)
         XCTAssertEqual(running(held)?["hash"] as? String, expected)
         XCTAssertEqual(running(held)?["confirmed"] as? Bool, true)
+    }
+
+    /// A device with two SMP buffers (`CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT=2`) frees them only
+    /// in the event after an answer: each request waits, and none is lost to a full pool.
+    func testADeviceWithTwoSMPBuffers() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-smp-buf-count", "2"])
+        let run = try await flash(image, device: address, ["--verbose"])
+        XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("2 SMP buffers: each request waits"), run.stderr)
+        XCTAssertEqual(run.result?["retries"] as? Int, 0, "\(run.result ?? [:])")
+        let held = try await simulator.stop()
+        let expected = try await imageHash(image)
+        XCTAssertEqual(running(held)?["hash"] as? String, expected)
     }
 }

@@ -46,6 +46,29 @@ final class PairingTests: TwoConnectionTestCase {
             "KeyboardDisplay")
     }
 
+    /// bluetoothd asks its one default agent, the last registered, about every adapter's
+    /// devices: with a central (and an agent) per adapter, the agent asked hands the request to
+    /// the one whose central connected to the device, with that one's passkey source.
+    func testTheLastRegisteredAgentAnswersForAnotherCentralsDevice() async throws {
+        let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
+        let first = try await PairingAgent.register(
+            on: BlueZBus(connection: client), settings: PairingSettings(passkey: .file(try file("314159"))))
+        first.answer(for: PairingBluetoothd.devicePath, address: device)
+        let other = try await bus.connect()
+        defer { other.close() }
+        let last = try await PairingAgent.register(
+            on: BlueZBus(connection: other), settings: PairingSettings(passkey: .file(try file("271828"))))
+        let answer = try await bluetoothd.callAgent(
+            "RequestPasskey", [.objectPath(PairingBluetoothd.devicePath)])
+        XCTAssertEqual(answer.first?.integerValue, Int64(passkey), "not the first agent's passkey")
+        do {
+            _ = try await bluetoothd.callAgent(
+                "RequestPasskey", [.objectPath("/org/bluez/hci1/dev_00_AA_01_01_00_09")])
+            XCTFail("a device no central of this program connected to was answered")
+        } catch {}
+        withExtendedLifetime((first, last)) {}
+    }
+
     func testAWriteRefusedForSecurityPairsWithThePasskeyAndIsDoneAgain() async throws {
         let bluetoothd = try await PairingBluetoothd(serving: server, passkey: passkey)
         let characteristic = try await characteristic(PairingSettings(passkey: .file(try file("314159\n"))))

@@ -10,6 +10,11 @@ import GATT
 /// leaves another program's default agent in place (a peripheral served by the same
 /// bluetoothd, as in the VM). It answers only for the devices this program connected to and
 /// refuses every other request.
+///
+/// bluetoothd has one default agent, the last registered: with a central per adapter, each with
+/// its agent, that one is asked for every adapter's devices when bluetoothd pairs on its own. So
+/// an agent asked about a device it does not know hands the request to the live agent of this
+/// process that answers for it (its passkey source, its settings), if any.
 final class PairingAgent: Sendable {
     static let path = "/org/dfu_update/agent"
     static let managerInterface = "org.bluez.AgentManager1"
@@ -26,10 +31,20 @@ final class PairingAgent: Sendable {
     /// Why it last refused a device's request (a passkey source that failed), by object path.
     private let problems = Locked<[String: String]>([:])
 
+    /// This process's agents, while they live.
+    private struct Sibling { weak var agent: PairingAgent? }
+    private static let siblings = Locked<[ObjectIdentifier: Sibling]>([:])
+
     private init(bus: BlueZBus, settings: PairingSettings, answersAnyDevice: Bool) {
         self.bus = bus
         self.settings = settings
         self.answersAnyDevice = answersAnyDevice
+        Self.siblings.withLock { $0[ObjectIdentifier(self)] = Sibling(agent: self) }
+    }
+
+    deinit {
+        let key = ObjectIdentifier(self)
+        Self.siblings.withLock { _ = $0.removeValue(forKey: key) }
     }
 
     /// Exports the agent on `bus` and registers it, as bluetoothd's default agent unless
@@ -86,15 +101,16 @@ final class PairingAgent: Sendable {
                 DBusMethod("DisplayPinCode", in: "os") { _ in throw Self.rejected("no PIN codes") },
                 DBusMethod("RequestPasskey", in: "o", out: "u") { [weak self] call in
                     guard let self else { throw Self.rejected("gone") }
-                    return [.uint32(try await self.passkey(call))]
+                    let (agent, address) = try self.answering(call)
+                    return [.uint32(try await agent.passkey(call, address: address))]
                 },
                 // a passkey the device enters is not shown: nobody reads this program's screen
                 DBusMethod("DisplayPasskey", in: "ouq") { _ in [] },
                 DBusMethod("RequestConfirmation", in: "ou") { [weak self] call in
                     guard let self else { throw Self.rejected("gone") }
-                    _ = try self.address(call)
-                    guard self.settings.acceptsNumericComparison else {
-                        self.record(
+                    let (agent, _) = try self.answering(call)
+                    guard agent.settings.acceptsNumericComparison else {
+                        agent.record(
                             "the device asks to compare numbers (numeric comparison), which was not accepted",
                             call)
                         throw Self.rejected("numeric comparison is not accepted")
@@ -103,15 +119,14 @@ final class PairingAgent: Sendable {
                 },
                 DBusMethod("RequestAuthorization", in: "o") { [weak self] call in
                     guard let self else { throw Self.rejected("gone") }
-                    _ = try self.address(call)
+                    _ = try self.answering(call)
                     return []
                 },
                 DBusMethod("AuthorizeService", in: "os") { _ in throw Self.rejected("no services") },
             ])
     }
 
-    private func passkey(_ call: DBusMethodCall) async throws -> UInt32 {
-        let address = try address(call)
+    private func passkey(_ call: DBusMethodCall, address: String) async throws -> UInt32 {
         guard let source = passkeySource(for: address) else {
             record("the device asks for a passkey and none was given", call)
             throw Self.rejected("no passkey source")
@@ -124,14 +139,19 @@ final class PairingAgent: Sendable {
         }
     }
 
-    /// The address of the device a call is about; refuses devices this program did not connect to.
-    private func address(_ call: DBusMethodCall) throws -> String {
+    /// The agent that answers the call (this one, or the sibling whose central connected to the
+    /// device) and the device's address; refuses devices this program did not connect to.
+    private func answering(_ call: DBusMethodCall) throws -> (PairingAgent, address: String) {
         guard let path = call.arguments.first?.objectPathValue else { throw Self.rejected("no device") }
-        if let address = devices.withLock({ $0[path] }) { return address }
-        guard answersAnyDevice, let name = path.split(separator: "/").last, name.hasPrefix("dev_") else {
-            throw Self.rejected("not a device this program updates")
+        if let address = devices.withLock({ $0[path] }) { return (self, address) }
+        if answersAnyDevice, let name = path.split(separator: "/").last, name.hasPrefix("dev_") {
+            return (self, name.dropFirst(4).replacingOccurrences(of: "_", with: ":"))
         }
-        return name.dropFirst(4).replacingOccurrences(of: "_", with: ":")
+        let others = Self.siblings.withLock { $0.values.compactMap(\.agent) }
+        for other in others where other !== self {
+            if let address = other.devices.withLock({ $0[path] }) { return (other, address) }
+        }
+        throw Self.rejected("not a device this program updates")
     }
 
     private func record(_ problem: String, _ call: DBusMethodCall) {
