@@ -46,6 +46,34 @@ final class StoreArgumentCLITests: XCTestCase {
                 "DFU_UPDATE_STORE mysql://alice@db.example/fleet: mysql: is not a store's scheme"))
     }
 
+    /// Only `rollout create` and `rollout migrate` make a new store file: a command that reads a
+    /// store (or a gateway, or the page) given a path where none is says so, and makes nothing,
+    /// instead of waiting on an empty store a typo made; `rollout list` lists none.
+    func testOnlyCreateAndMigrateMakeANewStoreFile() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let store = folder.appendingPathComponent("rolouts.sqlite").path
+        for command in [
+            ["rollout", "status", "spring"], ["rollout", "pause", "spring"],
+            ["gateway", "--exit-when-idle"], ["rollout", "serve", "--listen", "127.0.0.1:0"],
+        ] {
+            let failed = try await CLIRunner.run(command + ["--store", store, "--json"])
+            XCTAssertEqual(failed.status, 64, "\(command): \(failed.stdoutText) \(failed.stderr)")
+            let error = try failed.errorObject()
+            XCTAssertEqual(try error.string("class"), "no_such_store", "\(command)")
+            let message = try error.string("message")
+            XCTAssertTrue(message.contains("no rollout store at \(store) (--store)"), message)
+            XCTAssertTrue(message.contains("`rollout create` makes one"), message)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store), "\(command) made the store")
+        }
+        let listed = try await RolloutCLI.run(["list", "--store", store])
+        XCTAssertEqual(listed.status, 0)
+        XCTAssertEqual(try listed.object.objects("rollouts").count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store), "`rollout list` made the store")
+        let migrated = try await RolloutCLI.run(["migrate", "--store", store])
+        XCTAssertEqual(migrated.status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store))
+    }
+
     /// `file:PATH`, an existing file of any name, and a new file with a store's extension.
     func testAStoreFileTheUserMeantIsAccepted() async throws {
         let folder = try RolloutCLI.temporaryFolder(self)

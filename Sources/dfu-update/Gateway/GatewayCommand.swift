@@ -82,6 +82,7 @@ struct GatewayCommand: ContractCommand {
     }
 
     func run() async throws {
+        try store.requireStore()
         // before the agent is made: it takes the metrics backend bootstrapped by then
         let metricsServer = try await metrics.start()
         let setup = try await GatewaySetup(self)

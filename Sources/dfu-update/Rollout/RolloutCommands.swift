@@ -47,7 +47,7 @@ struct RolloutMigrateCommand: ContractCommand {
 
     func run() async throws {
         let location = try store.location()
-        try await withStore(store, migrate: true) { _ in }
+        try await withStore(store, migrate: true, creating: true) { _ in }
         if json {
             Output.line(.object([("event", .string("migrated")), ("store", .string(location.description))]))
         } else {

@@ -45,7 +45,7 @@ struct RolloutCreateCommand: ContractCommand {
     func run() async throws {
         _ = try store.location()  // a mistyped store is a usage error before the inventory is read
         let spec = try makeSpec()
-        try await withStore(store) { try await $0.create(spec) }
+        try await withStore(store, creating: true) { try await $0.create(spec) }
         if json {
             Output.line(
                 .object([

@@ -20,11 +20,15 @@ struct RolloutListCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        // summaries: the kept counts, not every device of every rollout
-        let summaries = try await withStore(store) { store in
-            var summaries: [RolloutSummary] = []
-            for name in try await store.rollouts() { summaries.append(try await store.summary(of: name)) }
-            return summaries
+        // summaries: the kept counts, not every device of every rollout; a store file not made
+        // yet holds none (and is not made here)
+        var summaries: [RolloutSummary] = []
+        if try !store.isMissingFile() {
+            summaries = try await withStore(store) { store in
+                var summaries: [RolloutSummary] = []
+                for name in try await store.rollouts() { summaries.append(try await store.summary(of: name)) }
+                return summaries
+            }
         }
         if json {
             Output.line(.object([("rollouts", .array(summaries.map { .object(Self.members($0)) }))]))

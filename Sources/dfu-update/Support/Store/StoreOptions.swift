@@ -15,6 +15,13 @@ struct StoreOptions: ParsableArguments {
             valueName: "url"))
     var store: String?
 
+    /// Where the store's name comes from, for messages.
+    private var origin: String {
+        if store != nil { return "--store" }
+        if ProcessInfo.processInfo.environment["DFU_UPDATE_STORE"] != nil { return "DFU_UPDATE_STORE" }
+        return "the default store"
+    }
+
     /// The store named by the option, the environment or the default, checked.
     func location() throws -> StoreLocation {
         let environment = ProcessInfo.processInfo.environment
@@ -26,12 +33,33 @@ struct StoreOptions: ParsableArguments {
         return .file("\(state)/dfu-update/rollouts.sqlite")
     }
 
+    /// Whether the store is an embedded one whose file does not exist yet.
+    func isMissingFile() throws -> Bool {
+        guard case .file(let path) = try location() else { return false }
+        return !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Throws when the store is an embedded one whose file does not exist: a command that does
+    /// not make one calls it before anything else.
+    func requireStore() throws {
+        guard case .file(let path) = try location(), !FileManager.default.fileExists(atPath: path) else {
+            return
+        }
+        throw CommandFailure(
+            errorClass: "no_such_store",
+            message: "no rollout store at \(path) (\(origin)): `rollout create` makes one; check the path",
+            exitCode: .usage)
+    }
+
     /// Opens the store, and logs which one (at info: `--verbose`); with `migrate`, a PostgreSQL
-    /// schema is brought up to date first.
-    func open(migrate: Bool = false) async throws -> any RolloutStore {
+    /// schema is brought up to date first. An embedded store's file is made only when `creating`
+    /// (`rollout create`, `rollout migrate`): anywhere else a missing file is a mistyped path, and
+    /// a new empty store would leave a gateway or a page waiting on nothing.
+    func open(migrate: Bool = false, creating: Bool = false) async throws -> any RolloutStore {
         let logger = Logger(label: "dfu-update.rollout-store")
         switch try location() {
         case .file(let path):
+            if !creating { try requireStore() }
             logger.info("rollout store: the embedded store \(path)")
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -106,11 +134,12 @@ enum StoreLocation: CustomStringConvertible {
 
 /// Runs `body` with the store, and closes it however `body` ends.
 func withStore<T>(
-    _ options: StoreOptions, migrate: Bool = false, _ body: (any RolloutStore) async throws -> T
+    _ options: StoreOptions, migrate: Bool = false, creating: Bool = false,
+    _ body: (any RolloutStore) async throws -> T
 )
     async throws -> T
 {
-    let store = try await options.open(migrate: migrate)
+    let store = try await options.open(migrate: migrate, creating: creating)
     do {
         let result = try await body(store)
         try await store.close()
