@@ -39,11 +39,10 @@ public struct SMPUpdater: FirmwareUpdater {
         observer: @escaping @Sendable (DFUEvent) -> Void = { _ in }
     ) -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
         let package = package
+        let activation = options.smpActivation
         return UpdateSession.start(
             central: central, device: device, options: options, logger: logger, controller: controller,
-            observer: observer
-        ) { session in
-            await SMPUpdateRun(session: session, package: package).run()
-        }
+            observer: observer, advice: { $0.smpAdvice(activation: activation) },
+            body: { session in await SMPUpdateRun(session: session, package: package).run() })
     }
 }

@@ -48,9 +48,7 @@ public struct DFUUpdater: FirmwareUpdater {
         let package = package
         return UpdateSession.start(
             central: central, device: device, options: options, logger: logger, controller: controller,
-            observer: observer
-        ) { session in
-            await UpdateRun(session: session, package: package).run()
-        }
+            observer: observer, advice: { _ in nil },
+            body: { session in await UpdateRun(session: session, package: package).run() })
     }
 }
