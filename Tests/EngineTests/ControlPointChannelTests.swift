@@ -100,7 +100,8 @@ final class FakeControlPoint: GATTCharacteristic {
         options.notificationTimeout = .seconds(2)
         let session = UpdateSession(
             central: central, device: DeviceIdentifier("C0:DE:00:00:00:42"), options: options,
-            controller: DFUController(), events: events, observer: { _ in }, logger: Logger(label: "test"))
+            controller: DFUController(), events: events, observer: { _ in }, logger: Logger(label: "test"),
+            advice: { _ in nil })
         return ControlPointChannel(
             characteristic: self, inbox: NotificationInbox(notifications, device: "test"), session: session)
     }

@@ -1,9 +1,8 @@
 import GATT
-import Logging
 
 /// An update of one device by either protocol family: ``DFUUpdater`` (Nordic's Secure and Legacy
-/// DFU) and ``SMPUpdater`` (MCUmgr image management), with the same controller, events and
-/// result.
+/// DFU) and ``SMPUpdater`` (MCUmgr image management), both a ``PackageUpdater``, with the same
+/// controller, events and result.
 public protocol FirmwareUpdater: Sendable {
     /// The device, as the user named it.
     var device: DeviceIdentifier { get }
@@ -33,25 +32,5 @@ extension FirmwareUpdater {
         } onCancel: {
             controller.abort()
         }
-    }
-}
-
-extension UpdateSession {
-    /// Runs `body` as the update of `device` in a task of its own, on the transport's thread
-    /// where it has one (each answer is taken where it was read), attached to `controller`.
-    static func start(
-        central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, logger: Logger,
-        controller: DFUController, observer: @escaping @Sendable (DFUEvent) -> Void,
-        body: @escaping @Sendable (UpdateSession) async -> Void
-    ) -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
-        let (events, continuation) = AsyncStream.makeStream(of: DFUEvent.self, bufferingPolicy: .unbounded)
-        var logger = logger
-        logger[metadataKey: "device"] = "\(device)"
-        let session = UpdateSession(
-            central: central, device: device, options: options, controller: controller, events: continuation,
-            observer: observer, logger: logger)
-        let task = Task(executorPreference: central.taskExecutor) { await body(session) }
-        controller.attach(task)
-        return (controller, events)
     }
 }

@@ -39,4 +39,15 @@ public protocol UpdatablePackage: Sendable {
     /// The updater of this package's family for `device`.
     func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
         -> any FirmwareUpdater
+
+    /// How the package's family runs an update (``PackageUpdater``); only the engine makes one.
+    static var runner: FamilyRunner<Self> { get }
+}
+
+extension UpdatablePackage {
+    public func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
+        -> any FirmwareUpdater
+    {
+        PackageUpdater(package: self, central: central, device: device, options: options)
+    }
 }

@@ -3,8 +3,9 @@ import GATT
 import Logging
 import NordicDFU
 
-/// The state one update shares between its steps: where events go, the options, the counters of
-/// the result. Used only by the task that runs the update.
+/// What both families' updates share between their steps: where events and log lines go, the
+/// options and the counters of the result. What only one family keeps lives in that family's
+/// run (`NordicRunState`). Used only by the task that runs the update.
 final class UpdateSession {
     let central: any GATTCentral
     let device: DeviceIdentifier
@@ -18,20 +19,17 @@ final class UpdateSession {
 
     /// What the result counts.
     var tally = UpdateTally()
-    /// Where the device can be found again.
-    var whereabouts = DeviceWhereabouts()
-    /// What Secure DFU learned of the device's pace.
-    var pacing = SecurePacing()
     private var lastState: DFUState?
-    /// Whether the update is an SMP one, whose failures get SMP advice rather than Nordic DFU's.
-    var speaksSMP = false
+    /// The family's advice for a failure; nil for the error's own.
+    private let advice: (DFUError) -> String?
 
     init(
         central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions, controller: DFUController,
         events: AsyncStream<DFUEvent>.Continuation, observer: @escaping @Sendable (DFUEvent) -> Void,
-        logger: Logger
+        logger: Logger, advice: @escaping (DFUError) -> String?
     ) {
         self.logger = logger
+        self.advice = advice
         self.central = central
         self.device = device
         self.options = options
@@ -69,11 +67,9 @@ final class UpdateSession {
         logger[metadataKey: "part"] = part.map { .string("\($0)/\(total)") }
     }
 
-    /// A failure of this update; `advice`, when given, instead of the error's (the protocol's).
+    /// A failure of this update; `advice`, when given, instead of the family's.
     func failure(_ error: DFUError, _ detail: String, advice: String? = nil) -> DFUFailure {
-        DFUFailure(
-            error, device: deviceName, detail: detail,
-            advice: advice ?? (speaksSMP ? error.smpAdvice(activation: options.smpActivation) : nil))
+        DFUFailure(error, device: deviceName, detail: detail, advice: advice ?? self.advice(error))
     }
 
     /// Ends the event stream with the result.

@@ -1,4 +1,3 @@
-import GATT
 import NordicDFU
 
 extension DFUPackage: UpdatablePackage {
@@ -24,9 +23,5 @@ extension DFUPackage: UpdatablePackage {
     /// (``checkBootloadersCanVerify()``).
     public func checkDevicesCanVerify() throws(DFUPackageError) { try checkBootloadersCanVerify() }
 
-    public func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
-        -> any FirmwareUpdater
-    {
-        DFUUpdater(package: self, central: central, device: device, options: options)
-    }
+    public static var runner: FamilyRunner<DFUPackage> { FamilyRunner(UpdateRun.self) }
 }

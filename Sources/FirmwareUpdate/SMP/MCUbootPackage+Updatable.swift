@@ -1,4 +1,3 @@
-import GATT
 import MCUmgr
 import NordicDFU
 
@@ -31,9 +30,5 @@ extension MCUbootPackage: UpdatablePackage {
     /// Every MCUboot image the package reader accepts is one the bootloader can check.
     public func checkDevicesCanVerify() throws(DFUPackageError) {}
 
-    public func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)
-        -> any FirmwareUpdater
-    {
-        SMPUpdater(package: self, central: central, device: device, options: options)
-    }
+    public static var runner: FamilyRunner<MCUbootPackage> { FamilyRunner(SMPUpdateRun.self) }
 }

@@ -13,7 +13,6 @@ struct SMPUpdateRun {
 
     func run() async {
         var link: SMPLink?
-        session.speaksSMP = true
         do {
             session.state(.connecting)
             link = try await session.connectSMP(session.device)

@@ -1,5 +1,3 @@
-import GATT
-import Logging
 import MCUmgr
 
 /// Updates one device through SMP (MCUmgr image management, as Zephyr and nRF Connect SDK
@@ -13,37 +11,11 @@ import MCUmgr
 /// let updater = SMPUpdater(package: MCUbootPackage(image: image), central: central, device: DeviceIdentifier("C0:DE:00:00:00:20"))
 /// let result = await updater.run { event in … }
 /// ```
-public struct SMPUpdater: FirmwareUpdater {
-    public let package: MCUbootPackage
-    public let central: any GATTCentral
-    public let device: DeviceIdentifier
-    public let options: DFUOptions
-    /// Where the update logs (swift-log), with the metadata `device` and, while an image is
-    /// uploaded, `part` (`1/2`). Every line also reaches the event stream as `.log`.
-    public let logger: Logger
+public typealias SMPUpdater = PackageUpdater<MCUbootPackage>
 
-    /// An updater that installs `package` on `device`, found through `central`.
-    public init(
-        package: MCUbootPackage, central: any GATTCentral, device: DeviceIdentifier,
-        options: DFUOptions = .init(), logger: Logger = Logger(label: "dfu")
-    ) {
-        self.package = package
-        self.central = central
-        self.device = device
-        self.options = options
-        self.logger = logger
-    }
-
-    public func start(
-        controller: DFUController = DFUController(),
-        observer: @escaping @Sendable (DFUEvent) -> Void = { _ in }
-    ) -> (controller: DFUController, events: AsyncStream<DFUEvent>) {
-        let package = package
-        return UpdateSession.start(
-            central: central, device: device, options: options, logger: logger, controller: controller,
-            observer: observer
-        ) { session in
-            await SMPUpdateRun(session: session, package: package).run()
-        }
+extension SMPUpdateRun: FamilyRun {
+    /// An SMP failure's advice depends on how the images are activated.
+    static func advice(for error: DFUError, options: DFUOptions) -> String? {
+        error.smpAdvice(activation: options.smpActivation)
     }
 }

@@ -4,6 +4,8 @@ import NordicDFU
 /// Switches an application into its bootloader (protocol doc §1.9, §2.9).
 struct ButtonlessJump {
     let session: UpdateSession
+    /// Learns the name the bootloader will advertise.
+    let runState: NordicRunState
 
     private var options: DFUOptions { session.options }
 
@@ -26,9 +28,9 @@ struct ButtonlessJump {
                 )
                 switch response.result {
                 case .success:
-                    session.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
+                    runState.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
                     session.log(
-                        .info, "the bootloader will advertise as \(session.whereabouts.bootloaderName!)")
+                        .info, "the bootloader will advertise as \(runState.whereabouts.bootloaderName!)")
                 case .opCodeNotSupported:
                     session.log(
                         .info, "the application cannot rename the bootloader; going on without a name")
@@ -37,7 +39,7 @@ struct ButtonlessJump {
                 }
             } catch let failure as DFUFailure where failure.error == .receivingNotificationFailed {
                 // The answer was lost; the name may be set. Look for both the name and the address.
-                session.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
+                runState.whereabouts.bootloaderName = String(decoding: bytes, as: UTF8.self)
                 session.log(.info, "no answer to Set advertisement name; going on")
             } catch let failure as DFUFailure where failure.error == .deviceDisconnected {
                 throw session.failure(

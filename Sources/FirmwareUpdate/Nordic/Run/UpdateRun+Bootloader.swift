@@ -4,8 +4,8 @@ import GATT
 extension UpdateRun {
     func enterBootloader(_ connection: DFUConnection) async throws -> DFUConnection {
         session.state(.enablingDfuMode)
-        let jump = ButtonlessJump(session: session)
-        let application = session.whereabouts.applicationAddress ?? connection.address
+        let jump = ButtonlessJump(session: session, runState: runState)
+        let application = runState.whereabouts.applicationAddress ?? connection.address
         var candidates: [BluetoothAddress] = []
         switch connection.mode {
         case .secureApplication(let buttonless, let kind):
@@ -70,7 +70,7 @@ extension UpdateRun {
 
     /// `defaults` filtered by the user's choice of where the bootloader advertises.
     func located(_ defaults: [BluetoothAddress]) -> [BluetoothAddress] {
-        guard let application = session.whereabouts.applicationAddress else { return defaults }
+        guard let application = runState.whereabouts.applicationAddress else { return defaults }
         switch options.bootloaderLocation {
         case .automatic: return defaults
         case .sameAddress: return [application]
@@ -84,8 +84,8 @@ extension UpdateRun {
     func rebootCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
         var candidates: [BluetoothAddress] = []
         for address in [
-            connection.address, session.whereabouts.applicationAddress?.incremented,
-            session.whereabouts.applicationAddress,
+            connection.address, runState.whereabouts.applicationAddress?.incremented,
+            runState.whereabouts.applicationAddress,
         ] {
             if let address, !candidates.contains(address) { candidates.append(address) }
         }

@@ -75,10 +75,10 @@ extension UpdateRun {
     /// the bootloader's when the update began in a bootloader that advertises at address + 1),
     /// then where its bootloader was.
     private func confirmationCandidates(after connection: DFUConnection) -> [BluetoothAddress] {
-        guard let application = session.whereabouts.applicationAddress else {
+        guard let application = runState.whereabouts.applicationAddress else {
             return rebootCandidates(after: connection)
         }
-        let below = session.whereabouts.startedInBootloader ? [application.decremented] : []
+        let below = runState.whereabouts.startedInBootloader ? [application.decremented] : []
         return [application] + below + rebootCandidates(after: connection)
     }
 

@@ -69,7 +69,8 @@ extension UpdateRun {
             defer { channel.close() }
             let size = await PacketStreamer.securePacketSize(for: packet, maximum: options.maximumPacketSize)
             var transfer = SecureFirmwareTransfer(
-                session: session, part: part, controlPoint: SecureControlPoint(channel: channel),
+                session: session, runState: runState, part: part,
+                controlPoint: SecureControlPoint(channel: channel),
                 streamer: PacketStreamer(characteristic: packet, packetSize: size, session: session),
                 meter: meter, finishesHeldPartOnly: finishingHeldPart)
             outcome = try await run(&transfer, on: controlPoint, abortOnRejection: !skipsRefusedPart)

@@ -5,6 +5,8 @@ import NordicDFU
 struct UpdateRun {
     let session: UpdateSession
     let package: DFUPackage
+    /// Where the device comes back and how Secure DFU paces it, over the whole update.
+    let runState = NordicRunState()
 
     var options: DFUOptions { session.options }
 
@@ -27,8 +29,8 @@ struct UpdateRun {
             session.state(.connecting)
             var current = try await session.connect(session.device)
             connection = current
-            session.whereabouts.applicationAddress = current.address
-            session.whereabouts.startedInBootloader = current.mode.isBootloader
+            runState.whereabouts.applicationAddress = current.address
+            runState.whereabouts.startedInBootloader = current.mode.isBootloader
             let check = await versionCheck(current, force: options.force)
             session.emit(.version(check))
             if check.decision == .skip {
@@ -76,7 +78,7 @@ struct UpdateRun {
 
     var bootloaderName: String? {
         if case .name(let name) = options.bootloaderLocation { return name }
-        return session.whereabouts.bootloaderName
+        return runState.whereabouts.bootloaderName
     }
 
     // MARK: Version

@@ -63,7 +63,7 @@ extension SecureFirmwareTransfer {
     /// Checksum would ask for — one round trip fewer per object. None once the device has shown
     /// that it does not send them (`SecurePacing.givesUpDefaultReceipts`).
     func receiptInterval(objectSize: Int) -> UInt16 {
-        if session.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications) { return 0 }
+        if runState.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications) { return 0 }
         return options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
     }
 
@@ -90,7 +90,7 @@ extension SecureFirmwareTransfer {
                 let create = SecureDFURequest.create(.data, size: UInt32(range.count))
                 waited =
                     (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
-                    + max(options.dataObjectPreparationDelay, session.pacing.flashWait.afterCreate)
+                    + max(options.dataObjectPreparationDelay, runState.pacing.flashWait.afterCreate)
                 waitsForFirstObject = false
                 let requested = session.linkTime.now()
                 try await controlPoint.post(create)
@@ -120,7 +120,7 @@ extension SecureFirmwareTransfer {
             }
             switch decision {
             case .complete(let wasClean):
-                if wasClean { session.pacing.flashWait.learnCleanObject() }
+                if wasClean { runState.pacing.flashWait.learnCleanObject() }
                 return
             case .resendTail(let lost):
                 session.log(
@@ -178,7 +178,7 @@ extension SecureFirmwareTransfer {
             }
         }
         if case .finished(let receipt?) = end, case .checksum(let offset, let crc) = receipt.outcome {
-            session.pacing.receiptsMissedInARow = 0
+            runState.pacing.receiptsMissedInARow = 0
             return (Int(offset), crc)
         }
         try await takeAnswer()
@@ -199,11 +199,11 @@ extension SecureFirmwareTransfer {
             if let early { session.log(.debug, "receipt for \(early) bytes, \(sentUpTo) sent") }
             return
         }
-        session.pacing.receiptsMissedInARow += 1
+        runState.pacing.receiptsMissedInARow += 1
         if let early {
             session.log(.info, "a receipt came for \(early) of \(sentUpTo) bytes, all of which arrived")
         }
-        guard session.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications),
+        guard runState.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications),
             controlPoint.channel.ledger.interval > 0
         else { return }
         session.log(
@@ -216,13 +216,13 @@ extension SecureFirmwareTransfer {
     /// An object that arrived incomplete right after Create: the flash was still busy
     /// (an erase, the settings write) and the bootloader dropped packets (`LearnedFlashWait`).
     private func learnSlowerFlash(_ loss: DataObjectRecovery.FlashLoss, firstObjectOfPart: Bool) {
-        session.pacing.flashWait.learnLoss(
+        runState.pacing.flashWait.learnLoss(
             waited: loss.waited, blocked: loss.blocked, roundTrip: loss.roundTrip,
             firstObjectOfPart: firstObjectOfPart)
         session.log(
             .info,
             "the device could not take packets for \(loss.blocked.secondsForPeople); waiting "
-                + "\(session.pacing.flashWait.afterCreate.secondsForPeople) "
+                + "\(runState.pacing.flashWait.afterCreate.secondsForPeople) "
                 + "after the next Create")
     }
 }

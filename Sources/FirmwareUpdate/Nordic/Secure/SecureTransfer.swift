@@ -5,6 +5,9 @@ import NordicDFU
 /// object, then the image in data objects, resuming from what the device already holds.
 struct SecureFirmwareTransfer: FirmwareTransfer {
     let session: UpdateSession
+    /// The update's run state, for its `pacing`: what was learned of the device's pace, kept for
+    /// the next objects and parts.
+    let runState: NordicRunState
     let part: DFUImage
     let controlPoint: SecureControlPoint
     let streamer: PacketStreamer
@@ -24,10 +27,11 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
     static let checksumAttempts = DataObjectRecovery.checksumAttempts
 
     init(
-        session: UpdateSession, part: DFUImage, controlPoint: SecureControlPoint, streamer: PacketStreamer,
-        meter: ProgressMeter, finishesHeldPartOnly: Bool = false
+        session: UpdateSession, runState: NordicRunState, part: DFUImage, controlPoint: SecureControlPoint,
+        streamer: PacketStreamer, meter: ProgressMeter, finishesHeldPartOnly: Bool = false
     ) {
         self.session = session
+        self.runState = runState
         self.part = part
         self.controlPoint = controlPoint
         self.streamer = streamer
