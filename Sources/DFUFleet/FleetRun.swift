@@ -15,6 +15,8 @@ final class FleetRun: Sendable {
     private let tally: Locked<RolloutRules.Tally>
     /// The canary: the first `--canary` devices of the update queue, in order.
     private let canary = Locked([String]())
+    /// The inventory's devices by name, in order (a new state file's rollout).
+    private let inventoryDevices: [String]
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
     let foundAddresses = Locked(Set<BluetoothAddress>())
     /// Where each device met so far was, and whether a bond it ends with is the run's to
@@ -25,6 +27,7 @@ final class FleetRun: Sendable {
         self.fleet = fleet
         self.emit = emit
         tally = Locked(RolloutRules.Tally(devices: fleet.inventory.devices.count))
+        inventoryDevices = fleet.inventory.devices.map(\.device)
     }
 
     /// A device found by discovery, and where.
@@ -62,6 +65,7 @@ final class FleetRun: Sendable {
         } else {
             await update(planned)
         }
+        await fleet.state?.written()
         let devices = reports.withLock { reports in
             fleet.inventory.devices.map {
                 reports[$0.device] ?? FleetDeviceReport(device: $0.device, result: .notStarted)
@@ -194,13 +198,9 @@ final class FleetRun: Sendable {
             tally.withLock { $0.count(counted, canary: isCanary) }
         }
         if !options.plan, let state = fleet.state {
-            do {
-                try state.record(report)
-            } catch {
-                emit(
-                    .device(
-                        report.device,
-                        .log(.error, "could not write the state file \(state.url.path): \(error)")))
+            let device = report.device
+            state.record(report, devices: inventoryDevices) { [emit] problem in
+                emit(.device(device, .log(.error, problem)))
             }
         }
         emit(.finished(report))
