@@ -2,6 +2,7 @@ import DFURollout
 import DFUSupport
 import FirmwareUpdate
 import GATT
+import Logging
 import NordicDFU
 
 /// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).
@@ -200,6 +201,7 @@ final class FleetRun: Sendable {
         if !options.plan, let state = fleet.state {
             let device = report.device
             state.record(report, devices: inventoryDevices) { [emit] problem in
+                Logger.fleetDevice(device).error("\(problem)")
                 emit(.device(device, .log(.error, problem)))
             }
         }

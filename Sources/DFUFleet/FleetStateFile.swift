@@ -20,7 +20,8 @@ public final class FleetStateFile: Sendable {
     public let url: URL
     /// The rollout's name in the store: the identity of the inventory (e.g. its CRC-32 and size).
     public let rollout: String
-    /// The inventory file the rollout is made from, kept in the store as `rollout create` keeps it.
+    /// The inventory file the rollout is made from, kept in the store as `rollout create` keeps
+    /// it (empty when the maker gives none: the fleet never reads it back).
     let source: RolloutInventory
     /// A finished device's report as the store keeps it (the CLI's JSON of it).
     let describe: @Sendable (FleetDeviceReport) -> Data?
@@ -77,7 +78,11 @@ public final class FleetStateFile: Sendable {
             return
         }
         let entry = Entry(result: result.rawValue, package: report.package, versionAfter: report.versionAfter)
-        done.withLock { $0[report.device] = entry }
+        let known = done.withLock { done in
+            defer { done[report.device] = done[report.device] ?? entry }
+            return done[report.device] != nil
+        }
+        guard !known else { return }  // recorded already (an earlier run's result is final)
         let outcome = DeviceOutcome(result: result, report: describe(report))
         lastWrite.withLock { last in
             let previous = last
@@ -105,9 +110,14 @@ public final class FleetStateFile: Sendable {
     /// The device's result, reported as a gateway named `fleet` reports one.
     private func write(_ device: String, _ outcome: DeviceOutcome, devices: [String]) async throws {
         let store = try await opened(devices: devices)
+        // the lease only spans the claim and the report that follows it at once
         let claims = try await store.claim(
-            rollout, for: "fleet", among: [device], limit: 1, lease: .seconds(60))
-        guard let claim = claims.first else { return }  // recorded already
+            rollout, for: "fleet", among: [device], limit: 1, lease: .seconds(10))
+        guard let claim = claims.first else {
+            throw FleetInventoryError(
+                "its rollout \(rollout) did not let the fleet claim \(device) "
+                    + "(cancelled with `rollout cancel`, or another process holds the device)")
+        }
         try await store.report(claim, outcome)
     }
 

@@ -126,6 +126,30 @@ final class FleetCLITests: XCTestCase {
         return results
     }
 
+    func testARunStartedAgainSkipsWhatItsStateFileHasDone() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let state = folder.appendingPathComponent("state.sqlite")
+        let first = try await fleet([inventory, "--state", state.path])
+        XCTAssertEqual(first.status, 1, "one device failed")
+
+        let second = try await CLIRunner.run(["fleet", inventory, "--state", state.path, "--json"])
+        XCTAssertEqual(second.status, 1, "the failed device is tried again, and fails again")
+        XCTAssertFalse(second.stderr.contains("could not write the state file"), second.stderr)
+        let results = Dictionary(
+            uniqueKeysWithValues: try second.jsonLines().filter { try $0.string("event") == "result" }.map {
+                (try $0.string("device"), $0)
+            })
+        for device in ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"] {
+            XCTAssertEqual(try results[device]?.string("result"), "skipped", device)
+            XCTAssertEqual(
+                try results[device]?.string("reason"), "done in an earlier run (state file)", device)
+        }
+        XCTAssertEqual(try results["Odd-1"]?.string("result"), "failed")
+        let remembered = try await rememberedResults(in: state)
+        XCTAssertEqual(remembered.keys.sorted(), ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
+    }
+
     func testAnEarlierJSONStateFileIsRefusedWithWhatToDo() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let inventory = try inventory(in: folder).path
