@@ -84,11 +84,12 @@ let package = Package(
         .target(
             name: "MCUmgr",
             dependencies: ["DFUSupport", "GATT", .product(name: "Crypto", package: "swift-crypto")]),
-        // Many devices at once, above the protocol families: inventories, scheduling, reports.
+        // Many devices at once, above the protocol families: inventories, scheduling, reports;
+        // the canary and failure limit are the rollout rules (DFURollout).
         .target(
             name: "DFUFleet",
             dependencies: [
-                "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "GATT",
+                "DFURollout", "DFUSupport", "FirmwareUpdate", "NordicDFU", "MCUmgr", "GATT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
@@ -242,8 +243,8 @@ let package = Package(
         .testTarget(
             name: "FleetTests",
             dependencies: [
-                "DFUSupport", "FirmwareUpdate", "NordicDFU", "DFUFleet", "DFUSimulator", "SimulatedFleet",
-                "SimulatorCommandLine", "GATT", "GATTTesting", "TestSupport",
+                "DFUSupport", "FirmwareUpdate", "NordicDFU", "DFUFleet", "DFURollout", "DFUSimulator",
+                "SimulatedFleet", "SimulatorCommandLine", "GATT", "GATTTesting", "TestSupport",
             ]),
         .testTarget(
             name: "SimulatorCommandLineTests",

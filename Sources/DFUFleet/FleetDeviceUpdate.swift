@@ -19,11 +19,7 @@ struct FleetDeviceUpdate: Sendable {
     let emit: @Sendable (FleetEvent) -> Void
 
     /// Where the fleet's own lines about this device go, beside the engine's.
-    private var logger: Logger {
-        var logger = Logger(label: "dfu")
-        logger[metadataKey: "device"] = "\(device)"
-        return logger
-    }
+    private var logger: Logger { .fleetDevice(device) }
 
     /// Runs the update and fills `report`'s result, counters and version after.
     func run(into report: inout FleetDeviceReport) async {

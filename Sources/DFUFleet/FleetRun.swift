@@ -1,6 +1,8 @@
+import DFURollout
 import DFUSupport
 import FirmwareUpdate
 import GATT
+import Logging
 import NordicDFU
 
 /// One run of a fleet: state file, discovery, plan, canary, updates (docs/fleet.md).
@@ -9,6 +11,13 @@ final class FleetRun: Sendable {
     let emit: @Sendable (FleetEvent) -> Void
     private let reports = Locked([String: FleetDeviceReport]())
     private let haltReason = Locked<String?>(nil)
+    /// The devices' results as a rollout counts them: the rollout rules decide from it when the
+    /// canary lets the rest start and when the run halts, as they do for a store's rollout.
+    private let tally: Locked<RolloutRules.Tally>
+    /// The canary: the first `--canary` devices of the update queue, in order.
+    private let canary = Locked([String]())
+    /// The inventory's devices by name, in order (a new state file's rollout).
+    private let inventoryDevices: [String]
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
     let foundAddresses = Locked(Set<BluetoothAddress>())
     /// The bond of each device met so far, by device (`FleetRun+Pairing`).
@@ -17,6 +26,8 @@ final class FleetRun: Sendable {
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet
         self.emit = emit
+        tally = Locked(RolloutRules.Tally(devices: fleet.inventory.devices.count))
+        inventoryDevices = fleet.inventory.devices.map(\.device)
     }
 
     /// A device found by discovery, and where.
@@ -54,6 +65,7 @@ final class FleetRun: Sendable {
         } else {
             await update(planned)
         }
+        await fleet.state?.written()
         let devices = reports.withLock { reports in
             fleet.inventory.devices.map {
                 reports[$0.device] ?? FleetDeviceReport(device: $0.device, result: .notStarted)
@@ -76,24 +88,16 @@ final class FleetRun: Sendable {
                 queue.append(item)
             }
         }
-        let canary = Array(queue.prefix(max(0, options.canary)))
-        var rest = Array(queue.dropFirst(canary.count))
-        if !canary.isEmpty {
-            notStarted(await schedule(canary), reason: "interrupted")
-            let failed = reports.withLock { reports in
-                canary.compactMap { reports[$0.found.entry.device] }.filter {
-                    $0.result != .completed && $0.result != .skipped
-                }
-            }
-            if let first = failed.first, !Task.isCancelled {
-                halt(
-                    "canary device \(first.device) ended \(first.result.rawValue); no other device was started"
-                )
-                notStarted(rest.map(\.found.entry.device), reason: haltReason.withLock { $0 })
-                rest = []
-            }
+        let canaryItems = Array(queue.prefix(max(0, options.canary)))
+        canary.withLock { $0 = canaryItems.map(\.found.entry.device) }
+        let unstartedCanary = await schedule(canaryItems)
+        if !Task.isCancelled, let reason = canaryHaltReason() { halt(reason) }
+        notStarted(unstartedCanary, reason: haltReason.withLock { $0 } ?? "interrupted")
+        let rest = Array(queue.dropFirst(canaryItems.count))
+        let restMayStart = tally.withLock {
+            RolloutRules.claimablePositions(canary: canaryItems.count, tally: $0) > canaryItems.count
         }
-        let unstarted = await schedule(rest)
+        let unstarted = restMayStart ? await schedule(rest) : rest.map(\.found.entry.device)
         notStarted(unstarted, reason: haltReason.withLock { $0 } ?? "interrupted")
     }
 
@@ -106,15 +110,37 @@ final class FleetRun: Sendable {
         return unstarted.map(\.found.entry.device)
     }
 
+    /// Whether the rollout rules let another device start. The failure limit halts at once;
+    /// a failed canary stops the canary, and is reported once the canary has ended
+    /// (`canaryHaltReason`).
     private func mayStart() -> Bool {
-        guard haltReason.withLock({ $0 }) == nil else { return false }
-        guard let limit = options.maximumFailures else { return true }
-        let failures = reports.withLock { $0.values.filter(\.isFailure).count }
-        guard failures >= limit else { return true }
-        halt(
-            "\(Plural.count(failures, "device")) failed (--max-failures \(limit)); no more updates are started"
-        )
-        return false
+        let limit = options.maximumFailures
+        let (halt, failures) = tally.withLock {
+            (RolloutRules.halt(tally: $0, maxFailures: limit), $0.failures)
+        }
+        if halt == .tooManyFailures, let limit {
+            self.halt(
+                "\(Plural.count(failures, "device")) failed (--max-failures \(limit)); no more updates are started"
+            )
+        }
+        return halt == nil
+    }
+
+    /// Why the canary, once ended, keeps the rest from starting: the first canary device, in
+    /// order, that did not pass. Nil when it passed, or nothing was left to decide.
+    private func canaryHaltReason() -> String? {
+        // asked without the failure limit: the canary's verdict, whichever rule halted first
+        guard tally.withLock({ RolloutRules.halt(tally: $0, maxFailures: nil) }) == .canaryFailed else {
+            return nil
+        }
+        let order = canary.withLock { $0 }
+        let first = reports.withLock { reports in
+            order.compactMap { reports[$0] }.first {
+                DeviceResult($0.result).map { !$0.passesCanary } ?? false
+            }
+        }
+        guard let first else { return nil }
+        return "canary device \(first.device) ended \(first.result.rawValue); no other device was started"
     }
 
     private func updateDevice(_ item: Planned) async {
@@ -167,14 +193,15 @@ final class FleetRun: Sendable {
         report.result = result
         report.reason = reason ?? report.reason
         reports.withLock { $0[report.device] = report }
+        if let counted = DeviceResult(result) {
+            let isCanary = canary.withLock { $0.contains(report.device) }
+            tally.withLock { $0.count(counted, canary: isCanary) }
+        }
         if !options.plan, let state = fleet.state {
-            do {
-                try state.record(report)
-            } catch {
-                emit(
-                    .device(
-                        report.device,
-                        .log(.error, "could not write the state file \(state.url.path): \(error)")))
+            let device = report.device
+            state.record(report, devices: inventoryDevices) { [emit] problem in
+                Logger.fleetDevice(device).error("\(problem)")
+                emit(.device(device, .log(.error, problem)))
             }
         }
         emit(.finished(report))

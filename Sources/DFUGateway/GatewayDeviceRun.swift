@@ -85,7 +85,8 @@ struct GatewayDeviceRun: Sendable {
     /// gateway's (the keeper, still running, goes on renewing it meanwhile). Returns whether
     /// the store recorded it.
     private func report(_ report: FleetDeviceReport, keeper: LeaseKeeper) async -> Bool {
-        let result = DeviceResult(report.result)
+        // a device not started is given back, never reported: the fallback is never taken
+        let result = DeviceResult(report.result) ?? .aborted
         let outcome = DeviceOutcome(
             // a skip's reason (up to date) is no failure: it stays in the report, under `reason`
             result: result, error: report.failure?.message ?? (result == .failed ? report.reason : nil),
@@ -131,18 +132,6 @@ struct GatewayDeviceRun: Sendable {
         } else {
             emit(
                 .leaseLost(claim, reason: "\(reason); it could not be given back, so its lease will run out"))
-        }
-    }
-}
-
-extension DeviceResult {
-    /// A fleet's final result as the store records it (`notStarted` is never reported).
-    init(_ result: FleetDeviceReport.Result) {
-        switch result {
-        case .completed: self = .completed
-        case .skipped: self = .skipped
-        case .failed: self = .failed
-        case .aborted, .notStarted: self = .aborted
         }
     }
 }

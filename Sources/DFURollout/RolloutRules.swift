@@ -1,8 +1,17 @@
-/// The canary and max-failures rules, the same for every back end (docs/rollout.md).
+/// The canary and max-failures rules, the same for every back end and for `fleet`
+/// (docs/rollout.md).
 ///
 /// A store keeps only the operator's word (`active`, `paused`, `cancelled`); `halted` and
 /// `completed` follow from the devices' results, so a gateway never writes a rollout's state.
 package enum RolloutRules {
+    /// Why the results stop a rollout from starting more devices.
+    package enum Halt: Equatable {
+        /// The failures reached the rollout's `maxFailures`.
+        case tooManyFailures
+        /// A canary device ended `failed` or `aborted`.
+        case canaryFailed
+    }
+
     /// A rollout's counts (`RolloutTallies`).
     package struct Tally: Equatable {
         package var failures: Int
@@ -25,6 +34,20 @@ package enum RolloutRules {
             self.left = left
             self.results = results
         }
+
+        /// No results yet, `devices` without one.
+        package init(devices: Int) {
+            self.init(failures: 0, canaryFailures: 0, canaryPassed: 0, left: devices)
+        }
+
+        /// Counts one more device's result; `canary` when the device is one of the canary.
+        package mutating func count(_ result: DeviceResult, canary: Bool) {
+            results[result, default: 0] += 1
+            left -= 1
+            if result.isFailure { failures += 1 }
+            if canary, result.passesCanary { canaryPassed += 1 }
+            if canary, !result.passesCanary { canaryFailures += 1 }
+        }
     }
 
     /// The gateways that claimed devices of the rollout whose id is bound to `$1`, by name, with
@@ -38,9 +61,16 @@ package enum RolloutRules {
     package static func state(stored: RolloutState, tally: Tally, maxFailures: Int?) -> RolloutState {
         if stored == .cancelled { return .cancelled }
         if tally.left == 0 { return .completed }
-        if tally.canaryFailures > 0 { return .halted }
-        if let maxFailures, tally.failures >= maxFailures { return .halted }
+        if halt(tally: tally, maxFailures: maxFailures) != nil { return .halted }
         return stored
+    }
+
+    /// Why the results halt the rollout, if they do. When both rules hold, the failure limit
+    /// is named: it is the one that stops every device, canary or not.
+    package static func halt(tally: Tally, maxFailures: Int?) -> Halt? {
+        if let maxFailures, tally.failures >= maxFailures { return .tooManyFailures }
+        if tally.canaryFailures > 0 { return .canaryFailed }
+        return nil
     }
 
     /// Devices at positions below this may be claimed: only the canary until every canary

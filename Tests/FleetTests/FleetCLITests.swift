@@ -93,11 +93,79 @@ final class FleetCLITests: XCTestCase {
         XCTAssertEqual(summary["skipped"] as? Int, 1)
         XCTAssertEqual(summary["failed"] as? Int, 1)
         XCTAssertEqual((written["devices"] as? [Any])?.count, 4)
-        let remembered = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
+        let remembered = try await rememberedResults(in: state)
+        XCTAssertEqual(remembered.keys.sorted(), ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
+        XCTAssertEqual(remembered["Thermo-1"], "skipped")
+    }
+
+    /// The devices with a result in a state file, as `rollout list` and `rollout status` show
+    /// the store it is: its one rollout, named for the inventory.
+    private func rememberedResults(in state: URL) async throws -> [String: String] {
+        let list = try await CLIRunner.run(["rollout", "list", "--store", state.path, "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let rollouts =
+            try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any])["rollouts"]
+            as? [[String: Any]]
+        XCTAssertEqual(rollouts?.count, 1)
+        let name = try XCTUnwrap(rollouts?.first?["rollout"] as? String)
+        XCTAssertTrue(name.hasPrefix("crc32:"), name)
+        let status = try await CLIRunner.run(["rollout", "status", name, "--store", state.path, "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let devices =
+            try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])["devices"]
+            as? [[String: Any]]
+        XCTAssertEqual(devices?.count, 4, "every inventory device is in the rollout")
+        var results: [String: String] = [:]
+        for device in devices ?? [] {
+            if let name = device["device"] as? String, let result = device["result"] as? String {
+                results[name] = result
+            }
+        }
+        return results
+    }
+
+    func testARunStartedAgainSkipsWhatItsStateFileHasDone() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let state = folder.appendingPathComponent("state.sqlite")
+        let first = try await fleet([inventory, "--state", state.path])
+        XCTAssertEqual(first.status, 1, "one device failed")
+
+        let second = try await CLIRunner.run(["fleet", inventory, "--state", state.path, "--json"])
+        XCTAssertEqual(second.status, 1, "the failed device is tried again, and fails again")
+        XCTAssertFalse(second.stderr.contains("could not write the state file"), second.stderr)
+        let results = Dictionary(
+            uniqueKeysWithValues: try second.jsonLines().filter { try $0.string("event") == "result" }.map {
+                (try $0.string("device"), $0)
+            })
+        for device in ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"] {
+            XCTAssertEqual(try results[device]?.string("result"), "skipped", device)
+            XCTAssertEqual(
+                try results[device]?.string("reason"), "done in an earlier run (state file)", device)
+        }
+        XCTAssertEqual(try results["Odd-1"]?.string("result"), "failed")
+        let remembered = try await rememberedResults(in: state)
+        XCTAssertEqual(remembered.keys.sorted(), ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
+    }
+
+    func testAnEarlierJSONStateFileIsRefusedWithWhatToDo() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let state = folder.appendingPathComponent("state.json")
+        try Data(#"{"inventory": "crc32:00000000:1", "devices": {}}"#.utf8).write(to: state)
+        let output = try await CLIRunner.run(["fleet", inventory, "--state", state.path, "--json"])
+        XCTAssertEqual(output.status, 64)
+        let error =
+            try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])["error"]
+            as? [String: Any]
+        XCTAssertEqual(error?["class"] as? String, "usage")
         XCTAssertEqual(
-            (remembered["devices"] as? [String: Any])?.keys.sorted(),
-            ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
+            error?["message"] as? String,
+            "\(state.path) is a JSON state file of an earlier dfu-update, which this one does not read; "
+                + "delete it to start afresh, or give another --state file")
     }
 
     /// `--metrics`: the run's series are served while it works, from its events.

@@ -37,7 +37,8 @@ final class FleetCanaryTests: XCTestCase {
         let folder = try FleetFixtures.temporaryFolder(self)
         let stateURL = folder.appendingPathComponent("state.json")
         let (fleet, centrals) = try fleet(
-            configurations, options: options, state: try FleetStateFile(url: stateURL, inventory: "plan"))
+            configurations, options: options,
+            state: try await FleetStateFile(url: stateURL, inventory: "plan"))
         let before = centrals.map { $0.snapshots[0] }
         let log = EventLog()
         let report = await fleet.run { log.append($0) }

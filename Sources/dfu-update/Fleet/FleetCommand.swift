@@ -57,7 +57,10 @@ struct FleetCommand: ContractCommand {
 
     @OptionGroup var safety: RolloutSafetyOptions
 
-    @Option(help: "Remember finished devices in this file; a run started again skips them.")
+    @Option(
+        help:
+            "Remember finished devices in this file, an embedded rollout store (`rollout status --store FILE`); a run started again skips them."
+    )
     var state: String?
 
     @OptionGroup var device: FleetDeviceOptions

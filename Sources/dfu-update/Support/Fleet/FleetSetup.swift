@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import DFUFleet
+import DFURollout
 import DFUSimulator
 import FirmwareUpdate
 import Foundation
@@ -46,13 +47,7 @@ struct FleetSetup {
         }
         var state: FleetStateFile?
         if let path = command.state {
-            let identity = try Data(contentsOf: url)
-            state = try Self.usage {
-                try FleetStateFile(
-                    url: URL(fileURLWithPath: path),
-                    inventory: String(
-                        format: "crc32:%08x:%d", CRC32.checksum(Array(identity)), identity.count))
-            }
+            state = try await Self.state(at: URL(fileURLWithPath: path), inventory: url)
         }
         fleet = try Self.usage {
             try Fleet(
@@ -118,6 +113,21 @@ struct FleetSetup {
     }
 
     /// Runs `body`, turning an inventory or simulator configuration error into a usage error.
+    /// The state file of a rollout of the inventory at `inventory`, named by the inventory's
+    /// CRC-32 and size; a file it cannot use is a usage error.
+    private static func state(at url: URL, inventory: URL) async throws -> FleetStateFile {
+        let bytes = try Data(contentsOf: inventory)
+        do {
+            return try await FleetStateFile(
+                url: url,
+                inventory: String(format: "crc32:%08x:%d", CRC32.checksum(Array(bytes)), bytes.count),
+                source: RolloutInventory(bytes: bytes, folder: inventory.deletingLastPathComponent().path),
+                describe: FleetReportFile.deviceJSON)
+        } catch {
+            throw CommandFailure(errorClass: "usage", message: error.message, exitCode: .usage)
+        }
+    }
+
     static func usage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
