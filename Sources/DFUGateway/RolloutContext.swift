@@ -19,8 +19,9 @@ struct RolloutContext: Sendable {
     let concurrency: Int
 
     enum Entries: Sendable {
-        /// Each device's entry is in the store, read when the device is claimed.
-        case stored
+        /// Each device's entry is in the store, read with those of the devices the gateway
+        /// reaches, when it finds them.
+        case stored(StoredEntries)
         /// A rollout whose store keeps its inventory whole (made by an older version): split
         /// into entries when loaded.
         case index(FleetInventoryIndex)
@@ -40,14 +41,10 @@ struct RolloutContext: Sendable {
         var inventory: FleetInventory
         var neighbours: Set<BluetoothAddress>
         switch entries {
-        case .stored:
-            // the store's names of addresses are upper case, as BlueZ prints them
-            let names = Set([claim.device] + addresses.map(\.description))
-            guard let stored = try await store.inventoryEntries(of: rollout, named: names),
-                let entry = stored.entries[claim.device]
-            else { return nil }
-            inventory = try FleetInventory(data: entry, folder: URL(fileURLWithPath: stored.folder))
-            neighbours = Set(addresses.filter { stored.entries[$0.description] != nil })
+        case .stored(let stored):
+            guard let read = try await stored.entry(of: claim.device, from: store) else { return nil }
+            inventory = try FleetInventory(data: read.entry, folder: URL(fileURLWithPath: read.folder))
+            neighbours = read.neighbours
         case .index(let index):
             guard let listed = try index.inventory(of: device) else { return nil }
             inventory = listed
@@ -100,7 +97,7 @@ struct RolloutContext: Sendable {
         let stored = try await store.inventoryEntries(of: rollout, named: Set([first].compactMap { $0 }))
         if let stored, let first, let entry = stored.entries[first] {
             _ = try FleetInventory(data: entry, folder: URL(fileURLWithPath: stored.folder))
-            return .stored
+            return .stored(StoredEntries(rollout: rollout))
         }
         if stored != nil, let whole = try await store.inventory(of: rollout) {
             let index = try FleetInventoryIndex(data: whole.bytes, folder: URL(fileURLWithPath: whole.folder))

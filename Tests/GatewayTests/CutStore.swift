@@ -13,7 +13,7 @@ final class CutStore: RolloutStore {
             cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0,
             announceCalls: 0,
             rolloutsCalls: 0, reported: Set<String>(), namedReported: 0,
-            calls: 0, inventoryCalls: 0
+            calls: 0, inventoryCalls: 0, entriesCalls: 0
         ))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
@@ -39,6 +39,9 @@ final class CutStore: RolloutStore {
 
     /// Whole inventories (`inventory(of:)`) asked for so far.
     var inventoryCalls: Int { state.withLock { $0.inventoryCalls } }
+
+    /// Reads of inventory entries (`inventoryEntries`) asked for so far.
+    var entriesCalls: Int { state.withLock { $0.entriesCalls } }
 
     /// Lists of the rollouts (`rollouts`) asked for so far.
     var rolloutsCalls: Int { state.withLock { $0.rolloutsCalls } }
@@ -155,6 +158,7 @@ final class CutStore: RolloutStore {
     func inventoryEntries(of rollout: String, named names: Set<String>) async throws
         -> RolloutInventoryEntries?
     {
+        state.withLock { $0.entriesCalls += 1 }
         try reach()
         return try await store.inventoryEntries(of: rollout, named: names)
     }
