@@ -65,8 +65,16 @@ public struct FleetInventoryIndex: Sendable {
     /// The inventory of `device`'s entry alone, with the defaults and rules; nil when it does
     /// not list the device; throws what reading that entry as a file finds wrong.
     public func inventory(of device: DeviceIdentifier) throws(FleetInventoryError) -> FleetInventory? {
+        try file(of: device).map { data throws(FleetInventoryError) in
+            try FleetInventory(data: data, folder: folder)
+        }
+    }
+
+    /// The bytes of an inventory file of `device`'s entry alone, with the defaults and rules
+    /// (what a rollout keeps for each device); nil when the inventory does not list it.
+    public func file(of device: DeviceIdentifier) throws(FleetInventoryError) -> Data? {
         guard let index = entries[device] else { return nil }
-        return try FleetInventory(data: bytes(of: index), folder: folder)
+        return try bytes(of: index)
     }
 
     /// The inventory of the first entry: reading it checks the defaults and rules once.

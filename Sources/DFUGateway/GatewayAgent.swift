@@ -55,6 +55,8 @@ final class GatewayLoop: Sendable {
         /// Of each rollout, its devices this gateway sees that have no result as far as it
         /// knows, in the order it claims them (`candidates`).
         var queue: [String: [String]] = [:]
+        /// Of each rollout, its devices found since its entries were last read (`readEntries`).
+        var unread: [String: [String]] = [:]
         var unusable: Set<String> = []
         /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
         var waitingFor: Set<String> = []
@@ -136,6 +138,7 @@ final class GatewayLoop: Sendable {
         for rollout in rollouts where free > 0 {
             let members = try await members(of: rollout, among: seen)
             guard !members.isEmpty, let context = try await context(of: rollout) else { continue }
+            try await readEntries(of: context)
             // a second batch when the first one was spent (its devices done or taken)
             for _ in 0..<2 {
                 let (busy, mine) = state.withLock { state in

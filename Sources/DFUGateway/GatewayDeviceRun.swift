@@ -24,7 +24,10 @@ struct GatewayDeviceRun: Sendable {
     func run() async -> Bool {
         let fleet: Fleet
         do {
-            fleet = try makeFleet()
+            fleet = try await makeFleet()
+        } catch let error as RolloutStoreError {
+            await release("its inventory entry could not be read: \(error)")
+            return false
         } catch {
             await release("this gateway cannot update it: \(error)")
             return false
@@ -65,10 +68,11 @@ struct GatewayDeviceRun: Sendable {
 
     /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
     /// rollout's canary and failure limit are the store's, so the fleet has neither.
-    private func makeFleet() throws -> Fleet {
-        guard var inventory = try context.inventory(for: claim, device: device) else {
+    private func makeFleet() async throws -> Fleet {
+        guard let listed = try await context.inventory(for: claim, device: device, store: store) else {
             throw FleetInventoryError("the rollout's inventory does not list it")
         }
+        var inventory = listed.inventory
         let adapters = reach.adapters(for: device)
         if reach.isSimulated(device) { inventory.devices[0].adapter = adapters.first?.name }
         var options = configuration.fleet
@@ -76,7 +80,7 @@ struct GatewayDeviceRun: Sendable {
         options.canary = 0
         options.maximumFailures = nil
         options.plan = false
-        options.reservedAddresses = context.neighbours(of: device)
+        options.reservedAddresses = listed.neighbours
         let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
         return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
     }

@@ -17,9 +17,22 @@ extension GatewayLoop {
                     state.members[rollout, default: [:]][DeviceIdentifier(device.device)] = device.device
                 }
                 state.queue[rollout, default: []] += found.filter { $0.result == nil }.map(\.device)
+                state.unread[rollout, default: []] += found.map(\.device)
             }
         }
         return state.withLock { $0.members[rollout, default: [:]].filter { seen.contains($0.key) } }
+    }
+
+    /// Reads the entries of the rollout's devices found since the last read, when its store
+    /// keeps them per device: one call for all of them, none per claimed device.
+    func readEntries(of context: RolloutContext) async throws {
+        guard case .stored(let stored) = context.entries else { return }
+        let unread = state.withLock { state in
+            defer { state.unread[context.rollout] = nil }
+            return state.unread[context.rollout] ?? []
+        }
+        // not read (the store away): each device's entry is read when it is claimed instead
+        if !unread.isEmpty { try await stored.read(unread, from: agent.store) }
     }
 
     /// The names an inventory may give the identified devices: an address as BlueZ prints it

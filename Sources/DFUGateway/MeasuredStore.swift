@@ -109,6 +109,12 @@ struct MeasuredStore: RolloutStore {
         try await measure("inventory") { try await base.inventory(of: rollout) }
     }
 
+    func inventoryEntries(of rollout: String, named names: Set<String>) async throws
+        -> RolloutInventoryEntries?
+    {
+        try await measure("inventory_entries") { try await base.inventoryEntries(of: rollout, named: names) }
+    }
+
     func packages(of rollout: String) async throws -> [PackageName] {
         try await measure("packages") { try await base.packages(of: rollout) }
     }

@@ -5,50 +5,60 @@ import Foundation
 import GATT
 import NordicDFU
 
-/// What a gateway needs of one rollout to update its devices: the inventory (rules and
-/// defaults as `fleet` reads them, each device's entry read when the device is claimed), every
-/// package read and checked, and the rollout's limit of devices per gateway. Loaded once per
-/// rollout from the store; for a rollout with an inventory (as `rollout create` makes it), at a
-/// cost that hardly grows with the rollout (issue 39).
+/// What a gateway needs of one rollout to update its devices: where each device's inventory
+/// entry comes from (rules and defaults as `fleet` reads them), every package read and checked,
+/// and the rollout's limit of devices per gateway. Loaded once per rollout from the store; for
+/// a rollout with an inventory (as `rollout create` makes it), at a cost that does not grow
+/// with the rollout (issue 39).
 struct RolloutContext: Sendable {
     let rollout: String
-    /// The rollout's inventory split into entries; nil for a rollout made without one (by the
-    /// library), whose devices' entries are their names alone.
-    let index: FleetInventoryIndex?
-    /// The devices of a rollout made without an inventory, read whole when it is loaded (the
-    /// library's rollouts, not `rollout create`'s); empty for one with an inventory.
-    let bareDevices: Set<DeviceIdentifier>
+    let entries: Entries
     /// By name: the path the inventory resolves it to.
     let packages: [String: FirmwarePackage]
     let namesByDigest: [String: String]
     let concurrency: Int
 
-    /// The inventory of the device a claim names, with the package the store chose for it; nil
-    /// when the rollout's inventory does not list it.
-    func inventory(for claim: DeviceClaim, device: DeviceIdentifier) throws -> FleetInventory? {
+    enum Entries: Sendable {
+        /// Each device's entry is in the store, read with those of the devices the gateway
+        /// reaches, when it finds them.
+        case stored(StoredEntries)
+        /// A rollout whose store keeps its inventory whole (made by an older version): split
+        /// into entries when loaded.
+        case index(FleetInventoryIndex)
+        /// A rollout made without an inventory (by the library): its devices, read whole when
+        /// it is loaded, and their entries are their names alone.
+        case bare(Set<DeviceIdentifier>)
+    }
+
+    /// A claimed device's inventory, with the package the store chose for it, and the rollout's
+    /// other devices that could be taken for its bootloader, or it for theirs: those at the
+    /// addresses next to its own (protocol doc §0.4). nil when the rollout does not list it.
+    func inventory(for claim: DeviceClaim, device: DeviceIdentifier, store: any RolloutStore) async throws
+        -> (inventory: FleetInventory, neighbours: Set<BluetoothAddress>)?
+    {
+        var addresses: [BluetoothAddress] = []
+        if case .address(let address) = device { addresses = [address.incremented, address.decremented] }
         var inventory: FleetInventory
-        if let index {
+        var neighbours: Set<BluetoothAddress>
+        switch entries {
+        case .stored(let stored):
+            guard let read = try await stored.entry(of: claim.device, from: store) else { return nil }
+            inventory = try FleetInventory(data: read.entry, folder: URL(fileURLWithPath: read.folder))
+            neighbours = read.neighbours
+        case .index(let index):
             guard let listed = try index.inventory(of: device) else { return nil }
             inventory = listed
-        } else {
-            guard bareDevices.contains(device) else { return nil }
+            neighbours = Set(addresses.filter { index.lists(.address($0)) })
+        case .bare(let devices):
+            guard devices.contains(device) else { return nil }
             inventory = try FleetInventory(devices: [FleetDeviceEntry(device: claim.device)])
+            neighbours = Set(addresses.filter { devices.contains(.address($0)) })
         }
         if let digest = claim.packageSHA256 {
             inventory.devices[0].package = namesByDigest[digest] ?? inventory.devices[0].package
         }
         inventory.devices[0].simulate = nil
-        return inventory
-    }
-
-    /// The rollout's other devices that could be taken for this one's bootloader, or it for
-    /// theirs: those at the addresses next to its own (protocol doc §0.4).
-    func neighbours(of device: DeviceIdentifier) -> Set<BluetoothAddress> {
-        guard case .address(let address) = device else { return [] }
-        return Set(
-            [address.incremented, address.decremented].filter {
-                index?.lists(.address($0)) ?? bareDevices.contains(.address($0))
-            })
+        return (inventory, neighbours)
     }
 
     /// Reads the rollout's inventory and packages from the store. Each package's bytes are
@@ -65,18 +75,29 @@ struct RolloutContext: Sendable {
             try firmware.contents.checkDevicesCanVerify()
             packages[package.name] = firmware
         }
-        var index: FleetInventoryIndex?
-        var bareDevices: Set<DeviceIdentifier> = []
-        if let stored = try await store.inventory(of: rollout) {
-            index = try FleetInventoryIndex(data: stored.bytes, folder: URL(fileURLWithPath: stored.folder))
-            _ = try index?.first()
-        } else {
-            bareDevices = Set(try await store.status(of: rollout).devices.map { DeviceIdentifier($0.device) })
-        }
+        let entries = try await entries(of: rollout, from: store)
         return RolloutContext(
-            rollout: rollout, index: index, bareDevices: bareDevices, packages: packages,
+            rollout: rollout, entries: entries, packages: packages,
             namesByDigest: Dictionary(
                 names.map { ($0.sha256, $0.name) }, uniquingKeysWith: { first, _ in first }),
             concurrency: summary.concurrency)
+    }
+
+    /// Where the rollout's entries come from: the store's, when its first device has one; else
+    /// its whole inventory, split; else its devices' names. The inventory's defaults and rules
+    /// are checked once, with its first entry.
+    private static func entries(of rollout: String, from store: any RolloutStore) async throws -> Entries {
+        let first = try await store.devices(of: rollout, from: 0, limit: 1).first?.device
+        let stored = try await store.inventoryEntries(of: rollout, named: Set([first].compactMap { $0 }))
+        if let stored, let first, let entry = stored.entries[first] {
+            _ = try FleetInventory(data: entry, folder: URL(fileURLWithPath: stored.folder))
+            return .stored(StoredEntries(rollout: rollout))
+        }
+        if stored != nil, let whole = try await store.inventory(of: rollout) {
+            let index = try FleetInventoryIndex(data: whole.bytes, folder: URL(fileURLWithPath: whole.folder))
+            _ = try index.first()
+            return .index(index)
+        }
+        return .bare(Set(try await store.status(of: rollout).devices.map { DeviceIdentifier($0.device) }))
     }
 }

@@ -60,10 +60,15 @@ public struct RolloutDevice: Sendable, Equatable {
     /// The package it gets, by digest; nil: the inventory's rules choose once the gateway has
     /// read the device's versions.
     public var packageSHA256: String?
+    /// Its entry of the rollout's inventory, as an inventory file of that entry alone (with the
+    /// inventory's defaults and rules), which a gateway reads when it claims the device instead
+    /// of the whole inventory; nil for a rollout made without an inventory.
+    public var inventoryEntry: Data?
 
-    public init(device: String, packageSHA256: String?) {
+    public init(device: String, packageSHA256: String?, inventoryEntry: Data? = nil) {
         self.device = device
         self.packageSHA256 = packageSHA256?.lowercased()
+        self.inventoryEntry = inventoryEntry
     }
 }
 
@@ -78,6 +83,18 @@ public struct RolloutInventory: Sendable, Equatable {
     public init(bytes: Data, folder: String) {
         self.bytes = bytes
         self.folder = folder
+    }
+}
+
+/// Some of a rollout's inventory entries (`RolloutStore.inventoryEntries`), by device name, and
+/// the folder the package paths in them are relative to (`RolloutInventory.folder`).
+public struct RolloutInventoryEntries: Sendable, Equatable {
+    public var folder: String
+    public var entries: [String: Data]
+
+    public init(folder: String, entries: [String: Data]) {
+        self.folder = folder
+        self.entries = entries
     }
 }
 

@@ -72,8 +72,16 @@ public protocol RolloutStore: Sendable {
     /// Ends the presence of `instance` (the gateway stops), so that its name is free at once.
     func withdraw(_ gateway: String, instance: String) async throws
 
-    /// The inventory the rollout was made from, if any.
+    /// The inventory the rollout was made from, if any: the whole file, whose cost grows with
+    /// the rollout (a gateway reads `inventoryEntries` instead, when the rollout has them).
     func inventory(of rollout: String) async throws -> RolloutInventory?
+
+    /// The inventory entries (`RolloutDevice.inventoryEntry`) of the rollout's devices named in
+    /// `names`, each looked up by its key: the cost follows `names`, not the rollout. Names the
+    /// rollout lacks are left out, and so are devices stored without an entry (by a version that
+    /// kept the whole inventory only). nil for a rollout made without an inventory.
+    func inventoryEntries(of rollout: String, named names: Set<String>) async throws
+        -> RolloutInventoryEntries?
 
     /// The rollout's packages: each one's name (its path as the inventory resolves it) and
     /// SHA-256, for a gateway to find the package a rule chose.

@@ -19,7 +19,13 @@ enum PostgresMigrations {
         Step(version: 3, name: "gateway presence", statements: gatewayPresence),
         Step(version: 4, name: "rollout tallies", statements: rolloutTallies),
         Step(version: 5, name: "devices in order", statements: [DeviceListingSQL.positionIndex]),
+        Step(version: 6, name: "inventory entries", statements: [inventoryEntries]),
     ]
+
+    /// Each device's inventory entry (`RolloutDevice.inventoryEntry`); the devices of rollouts
+    /// made before have none, and their gateways read the whole inventory. The roles' grants on
+    /// `devices` (the operator's INSERT, both roles' SELECT) cover the new column.
+    static let inventoryEntries = "ALTER TABLE devices ADD COLUMN inventory_entry bytea"
 
     /// Each rollout's counts (`RolloutTallies`), those of existing rollouts counted: operators
     /// start them with a rollout, gateways count results.

@@ -13,6 +13,35 @@ extension PostgresRolloutStore {
         }
     }
 
+    public func inventoryEntries(of rollout: String, named names: Set<String>) async throws
+        -> RolloutInventoryEntries?
+    {
+        try await transaction { connection in
+            var binds = PostgresBindings()
+            binds.append(rollout)
+            binds.append(Array(names))
+            // one statement: the rollout's folder, joined with each named device's entry (by key)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT r.inventory_folder, d.device, d.inventory_entry FROM rollouts r
+                        LEFT JOIN devices d ON d.rollout_id = r.id AND d.device = ANY($2::text[])
+                            AND d.inventory_entry IS NOT NULL
+                        WHERE r.name = $1
+                        """, binds: binds), logger: self.logger)
+            var found = false
+            var entries = RolloutInventoryEntries(folder: "", entries: [:])
+            for try await (folder, device, entry) in rows.decode((String?, String?, Data?).self) {
+                found = true
+                guard let folder else { return nil }
+                entries.folder = folder
+                if let device, let entry { entries.entries[device] = entry }
+            }
+            guard found else { throw RolloutStoreError.noSuchRollout(rollout) }
+            return entries
+        }
+    }
+
     public func devices(of rollout: String, from position: Int, limit: Int) async throws -> [DeviceStatus] {
         try await transaction { connection in
             let header = try await self.header(of: rollout, on: connection)

@@ -46,6 +46,39 @@ extension RolloutStoreContract {
         try await store.close()
     }
 
+    /// Each device's inventory entry is kept and read by name, with the inventory's folder:
+    /// names the rollout lacks and devices stored without an entry are left out; a rollout made
+    /// without an inventory has none.
+    public func inventoryEntriesAreReadByName() async throws {
+        var spec = RolloutFixtures.spec(devices: 5)
+        spec.inventory = RolloutInventory(bytes: Data("whole".utf8), folder: "/srv/rollouts")
+        for index in 0..<4 { spec.devices[index].inventoryEntry = Data("entry \(index)".utf8) }
+        let store = try await backend.open()
+        try await store.create(spec)
+        let names = [1, 3, 4].map { spec.devices[$0].device }
+        let read = try await store.inventoryEntries(
+            of: spec.name, named: Set(names + ["C0:DE:FF:FF:FF:FF", "kitchen"]))
+        XCTAssertEqual(
+            read,
+            RolloutInventoryEntries(
+                folder: "/srv/rollouts",
+                entries: [names[0]: Data("entry 1".utf8), names[1]: Data("entry 3".utf8)]))
+        let none = try await store.inventoryEntries(of: spec.name, named: [])
+        XCTAssertEqual(none, RolloutInventoryEntries(folder: "/srv/rollouts", entries: [:]))
+        let bare = RolloutFixtures.spec(devices: 1)
+        try await store.create(bare)
+        let withoutInventory = try await store.inventoryEntries(
+            of: bare.name, named: [bare.devices[0].device])
+        XCTAssertNil(withoutInventory)
+        do {
+            _ = try await store.inventoryEntries(of: "no-such-rollout", named: Set(names))
+            XCTFail("the entries of a rollout the store lacks")
+        } catch RolloutStoreError.noSuchRollout(let name) {
+            XCTAssertEqual(name, "no-such-rollout")
+        }
+        try await store.close()
+    }
+
     private func assertSummaryMatchesStatus(
         _ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line
     ) async throws {

@@ -11,6 +11,16 @@ extension SimulatedDeviceConfiguration {
     /// (`C0:DE:00:01:HH:LL`, the low octet even so that address + 1 stays in the block); its
     /// bootloader, when it starts in one, advertises that name too.
     public init(fleetEntry entry: FleetDeviceEntry, index: Int) throws(SimulatorConfigurationError) {
+        var parsed: [[String]: SimulationOptions] = [:]
+        try self.init(fleetEntry: entry, index: index, parsed: &parsed)
+    }
+
+    /// The same, for one of many entries: `parsed` keeps the options read so far by their
+    /// arguments, so that entries with the same `simulate` object (a simulated fleet's usual
+    /// case) are read once; reading them was most of a simulated device's set-up (issue 39).
+    public init(
+        fleetEntry entry: FleetDeviceEntry, index: Int, parsed: inout [[String]: SimulationOptions]
+    ) throws(SimulatorConfigurationError) {
         guard let spec = entry.simulate else {
             throw SimulatorConfigurationError("device '\(entry.device)' has no simulate object")
         }
@@ -44,7 +54,9 @@ extension SimulatedDeviceConfiguration {
         if spec.networkCoreOnePair { arguments.append("--sim-network-core-one-pair") }
         for fault in spec.faults { arguments += ["--sim-fault", fault] }
         do {
-            self = try SimulationOptions.parse(arguments).configuration(address: address, name: name)
+            let options = try parsed[arguments] ?? SimulationOptions.parse(arguments)
+            parsed[arguments] = options
+            self = try options.configuration(address: address, name: name)
             if let name, kind.startsInBootloader { bootloaderName = name }
         } catch {
             let reason =

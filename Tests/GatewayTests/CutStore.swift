@@ -4,7 +4,7 @@ import Foundation
 
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
 /// as a store that cannot be reached (or, given another failure, refuses as that). Remembers the end of the last lease the store granted, and
-/// counts the claims, whole statuses, announcements and rollout lists asked for, and the devices
+/// counts the claims, whole statuses and inventories, announcements and rollout lists asked for, and the devices
 /// with a result that claims named.
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
@@ -13,7 +13,7 @@ final class CutStore: RolloutStore {
             cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0,
             announceCalls: 0,
             rolloutsCalls: 0, reported: Set<String>(), namedReported: 0,
-            calls: 0
+            calls: 0, inventoryCalls: 0, entriesCalls: 0
         ))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
@@ -36,6 +36,12 @@ final class CutStore: RolloutStore {
 
     /// Devices that claims named after the store had recorded their result.
     var namedReported: Int { state.withLock { $0.namedReported } }
+
+    /// Whole inventories (`inventory(of:)`) asked for so far.
+    var inventoryCalls: Int { state.withLock { $0.inventoryCalls } }
+
+    /// Reads of inventory entries (`inventoryEntries`) asked for so far.
+    var entriesCalls: Int { state.withLock { $0.entriesCalls } }
 
     /// Lists of the rollouts (`rollouts`) asked for so far.
     var rolloutsCalls: Int { state.withLock { $0.rolloutsCalls } }
@@ -144,8 +150,17 @@ final class CutStore: RolloutStore {
     }
 
     func inventory(of rollout: String) async throws -> RolloutInventory? {
+        state.withLock { $0.inventoryCalls += 1 }
         try reach()
         return try await store.inventory(of: rollout)
+    }
+
+    func inventoryEntries(of rollout: String, named names: Set<String>) async throws
+        -> RolloutInventoryEntries?
+    {
+        state.withLock { $0.entriesCalls += 1 }
+        try reach()
+        return try await store.inventoryEntries(of: rollout, named: names)
     }
 
     func packages(of rollout: String) async throws -> [PackageName] {

@@ -29,6 +29,32 @@ final class GatewayStoreReadsTests: XCTestCase {
         XCTAssertEqual(summary.state, .active)
     }
 
+    /// A gateway reads the entries of the devices it reaches, never the rollout's whole inventory
+    /// (its devices' entries kept by the store, as `rollout create` keeps them): those of the
+    /// first device when it loads the rollout, then all it reaches at once, not one call per
+    /// device. With a rollout stored by an older version (the whole inventory only) it reads
+    /// the whole inventory once.
+    func testReadsEntriesNotTheWholeInventory() async throws {
+        for entries in [true, false] {
+            let bench = try GatewayTestBench(self)
+            try await bench.createRollout("spring", devices: 40, withInventory: true, entries: entries)
+            let counting = CutStore(try bench.openStore())
+            let reached = [2, 3, 9, 10, 11, 20]
+            let gateway = try bench.gateway("gw1", sees: reached, store: counting)
+            await gateway.run()
+            XCTAssertNil(gateway.failure.withLock { $0 })
+            XCTAssertEqual(
+                gateway.reported(),
+                Dictionary(
+                    uniqueKeysWithValues: reached.map {
+                        (GatewayTestBench.address($0), DeviceResult.completed)
+                    }),
+                "entries: \(entries)")
+            XCTAssertEqual(counting.inventoryCalls, entries ? 0 : 1, "entries: \(entries)")
+            XCTAssertEqual(counting.entriesCalls, entries ? 2 : 1, "entries: \(entries)")
+        }
+    }
+
     /// A gateway woken by each device's end announces itself and reads the list of rollouts
     /// once per poll interval at most, not at every wake: 24 devices two at a time wake it a
     /// dozen times or more. (Before it concludes it is idle it reads the list again.)

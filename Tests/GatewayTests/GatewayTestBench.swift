@@ -33,21 +33,26 @@ final class GatewayTestBench: Sendable {
 
     /// A rollout of `devices` devices, all with the fixture `package` (or a package of `bytes`,
     /// stored as the store takes it, unchecked); `withInventory`: with the inventory file that
-    /// `rollout create` stores, which names the package.
+    /// `rollout create` stores, which names the package, and each device's entry of it (without
+    /// `entries`: the whole file only, as older versions stored it).
     func createRollout(
         _ name: String, devices: Int, package: String = "secure/secure_app_20_hex_signed.zip",
-        bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4, withInventory: Bool = false
+        bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4, withInventory: Bool = false,
+        entries: Bool = true
     ) async throws {
         let bytes = try bytes ?? Data(contentsOf: try Fixtures.url(package))
         let packageName = folder.appendingPathComponent("app.zip").path
         let rolloutPackage = RolloutPackage(name: packageName, bytes: bytes)
+        let inventory = withInventory ? inventory(devices: devices, package: "app.zip") : nil
+        let index = try inventory.map { try FleetInventoryIndex(data: $0.bytes, folder: folder) }
         let spec = RolloutSpec(
             name: name, packages: [rolloutPackage],
-            devices: (0..<devices).map {
-                RolloutDevice(device: Self.address($0), packageSHA256: rolloutPackage.sha256)
+            devices: try (0..<devices).map {
+                RolloutDevice(
+                    device: Self.address($0), packageSHA256: rolloutPackage.sha256,
+                    inventoryEntry: entries ? try index?.file(of: DeviceIdentifier(Self.address($0))) : nil)
             },
-            canary: canary, concurrency: concurrency,
-            inventory: withInventory ? inventory(devices: devices, package: "app.zip") : nil)
+            canary: canary, concurrency: concurrency, inventory: inventory)
         let store = try openStore()
         try await store.create(spec)
         await store.close()

@@ -15,10 +15,35 @@ final class EmbeddedMigrationTests: XCTestCase {
         let contract = RolloutStoreContract(backend: backend)
         let spec = try await RolloutStoreContract.withResults(contract)
         let file = try SQLiteConnection(path: backend.path)
-        try file.execute("DROP TABLE rollout_tallies; PRAGMA user_version = 2")
+        try file.execute(
+            "DROP TABLE rollout_tallies; ALTER TABLE devices DROP COLUMN inventory_entry; PRAGMA user_version = 2"
+        )
         file.close()
         let store = try backend.open()
         try await contract.assertCountsExact(store, spec)
+        try await store.close()
+    }
+
+    /// A file from before the inventory entries (schema 4) gets their column; the devices of its
+    /// rollouts have none (their gateways read the whole inventory).
+    func testMigrationAddsInventoryEntries() async throws {
+        var spec = RolloutFixtures.spec(devices: 2)
+        spec.inventory = RolloutInventory(bytes: Data("device\n".utf8), folder: "/srv/rollouts")
+        let old = try backend.open()
+        try await old.create(spec)
+        try await old.close()
+        let file = try SQLiteConnection(path: backend.path)
+        try file.execute("ALTER TABLE devices DROP COLUMN inventory_entry; PRAGMA user_version = 4")
+        file.close()
+        let store = try backend.open()
+        let entries = try await store.inventoryEntries(of: spec.name, named: Set(spec.devices.map(\.device)))
+        XCTAssertEqual(entries, RolloutInventoryEntries(folder: "/srv/rollouts", entries: [:]))
+        var newer = RolloutFixtures.spec(devices: 1)
+        newer.inventory = spec.inventory
+        newer.devices[0].inventoryEntry = Data("device\nC0:DE:00:00:00:00\n".utf8)
+        try await store.create(newer)
+        let kept = try await store.inventoryEntries(of: newer.name, named: [newer.devices[0].device])
+        XCTAssertEqual(kept?.entries, [newer.devices[0].device: Data("device\nC0:DE:00:00:00:00\n".utf8)])
         try await store.close()
     }
 }

@@ -26,6 +26,9 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     func testLastResultCompletes() async throws { try await contract.lastResultCompletes() }
     func testPackagesAndSpecsAreChecked() async throws { try await contract.packagesAndSpecsAreChecked() }
     func testInventoryIsKept() async throws { try await contract.inventoryIsKept() }
+    func testInventoryEntriesAreReadByName() async throws {
+        try await contract.inventoryEntriesAreReadByName()
+    }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
     func testCountsStayExact() async throws { try await contract.countsStayExact() }
     func testSummaryAndNamedDevicesMatchStatus() async throws {

@@ -14,7 +14,7 @@ final class PostgresServerTests: PostgresTestCase {
             try await client.query("SELECT version FROM schema_migrations ORDER BY version").decode(Int.self)
                 .reduce(into: [Int]()) { $0.append($1) }
         }
-        XCTAssertEqual(versions, [1, 2, 3, 4, 5])
+        XCTAssertEqual(versions, [1, 2, 3, 4, 5, 6])
     }
 
     /// A store migrated from before the kept counts (step 4) counts its rollouts' results.
@@ -47,6 +47,8 @@ final class PostgresServerTests: PostgresTestCase {
         try await gateway.report(claims[0], DeviceOutcome(result: .completed))
         let bytes = try await gateway.package(RolloutFixtures.package.sha256, of: spec.name)
         XCTAssertEqual(bytes, RolloutFixtures.package.bytes)
+        let entries = try await gateway.inventoryEntries(of: spec.name, named: [spec.devices[1].device])
+        XCTAssertNil(entries, "a rollout made without an inventory has no entries")
         let cancelled = try await operatorStore.apply(.cancel, to: spec.name)
         XCTAssertEqual(cancelled, .cancelled)
         let stateSeenByGateway = try await gateway.renew(claims[1], lease: .seconds(60)).rolloutState

@@ -59,6 +59,26 @@ final class RolloutCLITests: XCTestCase {
         await stored.close()
     }
 
+    /// `rollout create` keeps each device's entry as an inventory file of that entry alone, with
+    /// the defaults, for the gateways to read instead of the whole inventory.
+    func testCreateKeepsEachDevicesEntry() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 3, in: folder).path
+        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let created = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
+        XCTAssertEqual(created.status, 0)
+        let stored = try EmbeddedRolloutStore(path: store)
+        let names = (0..<3).map(RolloutFixtures.deviceName)
+        let read = try await stored.inventoryEntries(of: "spring", named: Set(names))
+        await stored.close()
+        XCTAssertEqual(read?.folder, folder.standardizedFileURL.path)
+        for name in names {
+            let entry = try XCTUnwrap(read?.entries[name], name)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: entry) as? NSDictionary)
+            XCTAssertEqual(object, ["defaults": ["package": "app.zip"], "devices": [["device": name]]])
+        }
+    }
+
     func testErrorsFollowTheContract() async throws {
         let folder = try RolloutCLI.temporaryFolder(self)
         let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path

@@ -76,6 +76,27 @@ final class SimulationOptionsTests: XCTestCase {
         XCTAssertEqual(configuration.settingsApplicationVersion, 3)
     }
 
+    /// Entries with the same `simulate` object are read once: each gets the configuration it
+    /// gets alone, at its own address; an entry with other options is read for itself.
+    func testFleetEntriesReadEachSimulateObjectOnce() throws {
+        let json = """
+            {"devices": [
+              {"device": "C0:DE:00:00:00:20", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0"}},
+              {"device": "C0:DE:00:00:00:22", "simulate": {"kind": "secure-app", "firmware_version": "1.0.0"}},
+              {"device": "C0:DE:00:00:00:24", "simulate": {"kind": "secure-app", "firmware_version": "2.0.0"}}]}
+            """
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        var parsed: [[String]: SimulationOptions] = [:]
+        for (index, entry) in inventory.devices.enumerated() {
+            let shared = try SimulatedDeviceConfiguration(fleetEntry: entry, index: index, parsed: &parsed)
+            let alone = try SimulatedDeviceConfiguration(fleetEntry: entry, index: index)
+            XCTAssertEqual(shared.address, alone.address)
+            XCTAssertEqual(shared.address.description, entry.device)
+            XCTAssertEqual(shared.firmwareVersion, alone.firmwareVersion)
+        }
+        XCTAssertEqual(parsed.count, 2, "read once per distinct simulate object")
+    }
+
     func testBuildsAConfigurationFromTheContractsOptions() throws {
         let options = try SimulationOptions.parse([
             "--simulate", "legacy-app", "--sim-dfu-version", "0.6", "--sim-firmware-version", "2.0.1",

@@ -20,6 +20,28 @@ extension EmbeddedRolloutStore {
         ).map(Self.device)
     }
 
+    public func inventoryEntries(of rollout: String, named names: Set<String>) throws
+        -> RolloutInventoryEntries?
+    {
+        let header = try header(of: rollout)
+        let folder = try connection.query(
+            "SELECT inventory_folder FROM rollouts WHERE id = ?", [.integer(header.id)]
+        ).first?.text(0)
+        guard let folder else { return nil }
+        let json = String(decoding: try JSONEncoder().encode(Array(names)), as: UTF8.self)
+        let rows = try connection.query(
+            """
+            SELECT d.device, d.inventory_entry
+            FROM json_each(?2) v CROSS JOIN devices d ON d.rollout_id = ?1 AND d.device = v.value
+            WHERE d.inventory_entry IS NOT NULL
+            """, [.integer(header.id), .text(json)])
+        return RolloutInventoryEntries(
+            folder: folder,
+            entries: Dictionary(
+                rows.compactMap { row in row.blob(1).map { (row.text(0) ?? "", $0) } },
+                uniquingKeysWith: { first, _ in first }))
+    }
+
     public func devices(of rollout: String, from position: Int, limit: Int) throws -> [DeviceStatus] {
         let header = try header(of: rollout)
         return try connection.query(

@@ -50,15 +50,19 @@ public actor EmbeddedRolloutStore: RolloutStore {
 
     /// Inserts the rollout's devices in inventory order, many to a statement.
     private func insertDevices(_ devices: [RolloutDevice], rolloutID id: SQLiteValue) throws {
-        let rowsPerStatement = 500  // 4 parameters a row, within SQLite's limit of 32766
+        let rowsPerStatement = 500  // 5 parameters a row, within SQLite's limit of 32766
         for start in stride(from: 0, to: devices.count, by: rowsPerStatement) {
             let batch = devices[start..<min(start + rowsPerStatement, devices.count)]
-            let rows = Array(repeating: "(?, ?, ?, ?)", count: batch.count).joined(separator: ", ")
+            let rows = Array(repeating: "(?, ?, ?, ?, ?)", count: batch.count).joined(separator: ", ")
             let values = zip(batch.indices, batch).flatMap { position, device -> [SQLiteValue] in
-                [id, .text(device.device), .integer(Int64(position)), .nullable(device.packageSHA256)]
+                [
+                    id, .text(device.device), .integer(Int64(position)), .nullable(device.packageSHA256),
+                    .nullable(device.inventoryEntry),
+                ]
             }
             try connection.query(
-                "INSERT INTO devices (rollout_id, device, position, package_sha256) VALUES \(rows)", values)
+                "INSERT INTO devices (rollout_id, device, position, package_sha256, inventory_entry) VALUES \(rows)",
+                values)
         }
     }
 

@@ -1,6 +1,6 @@
 /// The embedded store's tables (docs/rollout.md, "Layout"), versioned by SQLite's `user_version`.
 enum EmbeddedSchema {
-    static let version = 4
+    static let version = 5
 
     /// Creates the tables of version 1 (times are seconds since 1970 in the store's clock).
     static let version1 = """
@@ -70,6 +70,10 @@ enum EmbeddedSchema {
     /// Version 4: the devices in inventory order, for pages of `rollout status`.
     static let version4 = DeviceListingSQL.positionIndex
 
+    /// Version 5: each device's inventory entry (`RolloutDevice.inventoryEntry`); the devices of
+    /// rollouts made before have none, and their gateways read the whole inventory.
+    static let version5 = "ALTER TABLE devices ADD COLUMN inventory_entry BLOB"
+
     /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
     static func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {
@@ -85,6 +89,7 @@ enum EmbeddedSchema {
             if current < 2 { try connection.execute(version2) }
             if current < 3 { for statement in version3 { try connection.execute(statement) } }
             if current < 4 { try connection.execute(version4) }
+            if current < 5 { try connection.execute(version5) }
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }

@@ -20,6 +20,7 @@ struct GatewaySetup {
         var simulatedAdapters: [(device: DeviceIdentifier, adapter: FleetAdapter)] = []
         if let path = command.simulatedDevices {
             let inventory = try FleetSetup.inventory(at: path)
+            var parsed: [[String]: SimulationOptions] = [:]
             for (index, entry) in inventory.devices.enumerated() {
                 guard entry.simulate != nil else {
                     throw CommandFailure(
@@ -28,7 +29,7 @@ struct GatewaySetup {
                     )
                 }
                 let configuration = try FleetSetup.usage {
-                    try SimulatedDeviceConfiguration(fleetEntry: entry, index: index)
+                    try SimulatedDeviceConfiguration(fleetEntry: entry, index: index, parsed: &parsed)
                 }
                 let (adapter, centrals) = try FleetSetup.usage {
                     try FleetAdapter.simulated([configuration], name: FleetSetup.simulatedAdapter)

@@ -69,20 +69,26 @@ struct RolloutCreateCommand: ContractCommand {
             RolloutPackage(name: $0, bytes: try Data(contentsOf: URL(fileURLWithPath: $0)))
         }
         let digests = Dictionary(uniqueKeysWithValues: packages.map { ($0.name, $0.sha256) })
+        let bytes = try Data(contentsOf: url)
+        let folder = url.deletingLastPathComponent().standardizedFileURL.path
+        // each device keeps its entry, which its gateway reads instead of the whole inventory
+        let index = try FleetSetup.usage {
+            try FleetInventoryIndex(data: bytes, folder: URL(fileURLWithPath: folder))
+        }
         // A device's own package, or the default when no rule could choose another. An address is
         // stored as BlueZ prints it (upper case), which is how gateways ask for the devices they see.
-        let devices = inventory.devices.map { entry in
+        var devices: [RolloutDevice] = []
+        for entry in inventory.devices {
             let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
-            return RolloutDevice(
-                device: entry.identifier.description,
-                packageSHA256: package.flatMap { digests[$0] })
+            devices.append(
+                RolloutDevice(
+                    device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },
+                    inventoryEntry: try FleetSetup.usage { try index.file(of: entry.identifier) }))
         }
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,
             maxFailures: safety.maxFailures,
             concurrency: concurrency,
-            inventory: RolloutInventory(
-                bytes: try Data(contentsOf: url),
-                folder: url.deletingLastPathComponent().standardizedFileURL.path))
+            inventory: RolloutInventory(bytes: bytes, folder: folder))
     }
 }

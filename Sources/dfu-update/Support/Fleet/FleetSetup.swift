@@ -8,6 +8,7 @@ import Foundation
 import GATT
 import NordicDFU
 import SimulatedFleet
+import SimulatorCommandLine
 
 /// What `dfu-update fleet` needs before it starts: the inventory, its packages, the adapters
 /// (BlueZ adapters for real devices, one simulated adapter for the entries with `simulate`) and
@@ -30,10 +31,12 @@ struct FleetSetup {
         var simulated: [String: SimulatedCentral] = [:]
         let simulatedIndices = inventory.devices.indices.filter { inventory.devices[$0].simulate != nil }
         if !simulatedIndices.isEmpty {
+            var parsed: [[String]: SimulationOptions] = [:]
             let configurations = try simulatedIndices.map { index in
                 inventory.devices[index].adapter = Self.simulatedAdapter
                 return try Self.usage {
-                    try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[index], index: index)
+                    try SimulatedDeviceConfiguration(
+                        fleetEntry: inventory.devices[index], index: index, parsed: &parsed)
                 }
             }
             let (adapter, centrals) = try Self.usage { try FleetAdapter.simulated(configurations) }
