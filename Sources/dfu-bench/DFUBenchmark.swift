@@ -58,13 +58,13 @@ struct DFUBenchmark: AsyncParsableCommand {
                 ]
                 cases += prns.map { prn in
                     var options = DFUOptions()
-                    options.packetReceiptNotifications = prn
+                    options.nordic.packetReceiptNotifications = prn
                     return Case(size: size, mtu: mtu, prn: prn, label: "fixed_prn", options: options)
                 }
                 for delay in prepareDelays {
                     var options = DFUOptions()
-                    options.packetReceiptNotifications = 0
-                    options.dataObjectPreparationDelay = .milliseconds(delay)
+                    options.nordic.packetReceiptNotifications = 0
+                    options.nordic.dataObjectPreparationDelay = .milliseconds(delay)
                     cases.append(
                         Case(size: size, mtu: mtu, prn: 0, label: "delay_\(delay)ms", options: options))
                 }
@@ -111,9 +111,9 @@ struct DFUBenchmark: AsyncParsableCommand {
     /// 12, no data object preparation delay.
     static var nordicMobile: DFUOptions {
         var options = DFUOptions()
-        options.packetReceiptNotifications = 12
-        options.firstDataObjectDelay = .zero
-        options.dataObjectPreparationDelay = .zero
+        options.nordic.packetReceiptNotifications = 12
+        options.nordic.firstDataObjectDelay = .zero
+        options.nordic.dataObjectPreparationDelay = .zero
         return options
     }
 

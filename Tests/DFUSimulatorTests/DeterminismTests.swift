@@ -17,7 +17,7 @@ final class DeterminismTests: XCTestCase {
         for _ in 0..<2 {
             let central = try SimulatedCentral(devices: [configuration])
             var options = DFUOptions()
-            options.packetReceiptNotifications = prn
+            options.nordic.packetReceiptNotifications = prn
             options.force = true
             options.notificationTimeout = .seconds(2)
             options.responseTimeout = .seconds(4)

@@ -50,7 +50,7 @@ final class DeviceSupportTests: XCTestCase {
 
     func testCustomUUIDsAreUsed() async throws {
         var options = DFUOptions()
-        options.uuids.secureService = BluetoothUUID(short: 0x1234)
+        options.nordic.uuids.secureService = BluetoothUUID(short: 0x1234)
         let detected = try await detect(.secure, options: options)
         XCTAssertNil(detected, "a device without the custom service offers no DFU")
     }

@@ -43,7 +43,7 @@ struct EngineHarness {
     /// Options with waits short enough for tests (the simulator answers at once in real time).
     static func testOptions(prn: UInt16? = nil) -> DFUOptions {
         var options = DFUOptions()
-        options.packetReceiptNotifications = prn
+        options.nordic.packetReceiptNotifications = prn
         options.notificationTimeout = .seconds(2)
         options.responseTimeout = .seconds(4)
         options.connectTimeout = .seconds(2)

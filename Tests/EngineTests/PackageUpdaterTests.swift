@@ -32,7 +32,7 @@ final class PackageUpdaterTests: XCTestCase {
     func testAFailureCarriesItsFamilysAdvice() async throws {
         var options = EngineHarness.testOptions()
         options.retries = 0
-        options.smpActivation = .testOnly
+        options.smp.activation = .testOnly
         let package = try TestPackages.secureApp()
         let harness = try EngineHarness(.secureApp, accepting: package, faults: [.disconnectAt(bytes: 5000)])
         let nordic = await package.updater(central: harness.central, device: harness.device, options: options)

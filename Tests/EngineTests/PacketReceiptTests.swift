@@ -74,7 +74,7 @@ final class PacketReceiptTests: XCTestCase {
         let package = try TestPackages.secureApp()
         for delay: Duration in [.zero, .milliseconds(1)] {
             var options = Self.options(prn: nil)
-            options.dataObjectPreparationDelay = delay
+            options.nordic.dataObjectPreparationDelay = delay
             let update = await ScriptedUpdate.secure(package, options: options) {
                 $0.refusesDataObjects = true
             }

@@ -30,15 +30,15 @@ public struct DFUDeviceSupport: Sendable, Equatable {
     public var legacyVersion: LegacyDFUVersion?
 
     /// Detects what `services` offer; `nil` when they offer no DFU at all. Reads the Legacy DFU
-    /// Version characteristic when there is one, within `timeout`. `options.uuids` names the
-    /// services (for devices built with custom UUIDs) and `options.forceBootloaderMode` decides
-    /// a Legacy device without a version, as in an update; SDK 12's experimental buttonless
-    /// service is reported whatever `options` say.
+    /// Version characteristic when there is one, within `timeout`. `options.nordic.uuids` names
+    /// the services (for devices built with custom UUIDs) and `options.nordic.forceBootloaderMode`
+    /// decides a Legacy device without a version, as in an update; SDK 12's experimental
+    /// buttonless service is reported whatever `options` say.
     public static func detect(
         in services: [GATTService], options: DFUOptions = DFUOptions(), timeout: Duration
     ) async throws -> DFUDeviceSupport? {
         var options = options
-        options.enableExperimentalButtonless = true
+        options.nordic.enableExperimentalButtonless = true
         do {
             if let mode = try await DeviceMode.detect(in: services, options: options, timeout: timeout) {
                 return Self(mode)

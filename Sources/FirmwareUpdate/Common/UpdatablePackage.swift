@@ -19,7 +19,7 @@ public protocol UpdatablePackage: Sendable {
     /// Revision String; nil when it has none or it cannot be written so.
     var installedVersion: DFUFirmwareVersion? { get }
 
-    /// Whether `DFUOptions.smpActivation` (test, confirm, no reset) applies to its updates.
+    /// Whether `DFUOptions.SMP.activation` (test, confirm, no reset) applies to its updates.
     var takesActivation: Bool { get }
 
     /// Whether it holds an image for an nRF5340's network core.

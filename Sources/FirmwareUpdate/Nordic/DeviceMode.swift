@@ -46,7 +46,7 @@ enum DeviceMode: Sendable {
     static func detect(
         in services: [GATTService], options: DFUOptions, timeout: Duration
     ) async throws -> DeviceMode? {
-        let uuids = options.uuids
+        let uuids = options.nordic.uuids
         if let secure = services.first(where: { $0.uuid == uuids.secureService }) {
             if let buttonless = secure.characteristic(uuids.buttonlessWithBonds) {
                 return .secureApplication(buttonless: buttonless, kind: .withBonds)
@@ -77,11 +77,11 @@ enum DeviceMode: Sendable {
             }
             let generic: Set<BluetoothUUID> = [BluetoothUUID(short: 0x1800), BluetoothUUID(short: 0x1801)]
             let onlyDFU = services.allSatisfy { $0.uuid == uuids.legacyService || generic.contains($0.uuid) }
-            return onlyDFU || options.forceBootloaderMode
+            return onlyDFU || options.nordic.forceBootloaderMode
                 ? .legacyBootloader(controlPoint: controlPoint, packet: packet, version: nil)
                 : .legacyApplication(controlPoint: controlPoint, version: nil)
         }
-        if options.enableExperimentalButtonless,
+        if options.nordic.enableExperimentalButtonless,
             let service = services.first(where: { $0.uuid == uuids.experimentalButtonless }),
             let buttonless = service.characteristic(uuids.experimentalButtonless)
         {

@@ -2,7 +2,7 @@ extension DFUError {
     /// What a person can try next after an SMP update failed with this error: the device runs its
     /// application all along (no bootloader waits for the update), and `activation` is how the
     /// update activated the new images.
-    public func smpAdvice(activation: DFUOptions.SMPActivation) -> String {
+    public func smpAdvice(activation: DFUOptions.SMP.Activation) -> String {
         switch self {
         case .deviceDisconnected, .bytesLost, .crcError, .receivingNotificationFailed,
             .writingCharacteristicFailed:

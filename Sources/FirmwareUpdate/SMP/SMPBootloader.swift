@@ -34,7 +34,7 @@ public struct SMPBootloader: Hashable, Sendable {
     /// modes"); overwrite-only copies a tested image for good, so it cannot run one on test, nor
     /// can direct-XIP without revert and RAM load, which boot the higher version; the other modes
     /// need flows this engine does not have, and are refused before anything is sent.
-    public func refusal(of activation: DFUOptions.SMPActivation) -> String? {
+    public func refusal(of activation: DFUOptions.SMP.Activation) -> String? {
         guard let mode, mode.isKnown else { return nil }
         switch mode {
         case .swapUsingScratch, .swapUsingMove, .swapUsingOffset, .directXIPWithRevert:

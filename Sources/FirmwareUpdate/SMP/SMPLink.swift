@@ -47,7 +47,9 @@ extension UpdateSession {
         guard let characteristic = SMPUUIDs.characteristic(in: services)
         else {
             await peripheral.disconnect()
-            guard let nordic = DFUDeviceSupport.advertisedProtocol(services.map(\.uuid), uuids: options.uuids)
+            guard
+                let nordic = DFUDeviceSupport.advertisedProtocol(
+                    services.map(\.uuid), uuids: options.nordic.uuids)
             else { throw failure(.deviceNotSupported, "it offers no SMP (MCUmgr) service") }
             throw failure(
                 .deviceNotSupported,

@@ -30,7 +30,7 @@ struct SMPUpdatePlan: Equatable {
     let versionCheck: DFUVersionCheck
 
     /// Decides for `package` on a device whose image list is `state`; `confirms` when the update
-    /// ends with a confirmation (`SMPActivation.testAndConfirm`).
+    /// ends with a confirmation (`DFUOptions.SMP.Activation.testAndConfirm`).
     init(package: MCUbootPackage, state: ImageStateResponse, force: Bool, confirms: Bool) {
         var steps = package.images.map { Self.step(for: $0, in: state, force: force, confirms: confirms) }
         // The network core's running image is never listed: its image is taken as installed

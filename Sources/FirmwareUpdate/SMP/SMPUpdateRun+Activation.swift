@@ -3,7 +3,7 @@ import MCUmgr
 import NordicDFU
 
 extension SMPUpdateRun {
-    /// Activates what the upload left in the device's slots, as `DFUOptions.smpActivation` says:
+    /// Activates what the upload left in the device's slots, as `DFUOptions.SMP.activation` says:
     /// marks each image (for test, or confirmed at once), resets the device, finds it again,
     /// checks that it runs every image (a device back on its old image had it reverted by
     /// MCUboot), then confirms the images that run on test. `confirming` run on test already and
@@ -17,7 +17,7 @@ extension SMPUpdateRun {
             return try await activateInPlace(marking, on: start, whenReconnected: whenReconnected)
         }
         var link = start
-        let activation = options.smpActivation
+        let activation = options.smp.activation
         var toConfirm = confirming
         if !marking.isEmpty {
             let permanent = activation == .confirmOnly || updatesNetworkCore
@@ -108,7 +108,7 @@ extension SMPUpdateRun {
     func reset(_ link: SMPLink, whenReconnected: (SMPLink) -> Void) async throws -> SMPLink {
         try await send(.reset(force: false), on: link)
         session.log(.info, "the device resets to boot the new image")
-        let back = try await session.reconnectSMP(at: link.address, within: options.smpResetTimeout)
+        let back = try await session.reconnectSMP(at: link.address, within: options.smp.resetTimeout)
         whenReconnected(back)
         return back
     }

@@ -73,7 +73,7 @@ extension SMPUpdateRun {
         _ images: [MCUbootPackage.Image], on start: SMPLink, whenReconnected: (SMPLink) -> Void
     ) async throws -> SMPLink {
         session.tally.partsActivated = images.count
-        guard options.smpActivation != .noReset else {
+        guard options.smp.activation != .noReset else {
             session.log(
                 .info, "direct-XIP: the device boots the new image, the higher version, at its next reset")
             return start

@@ -1,14 +1,14 @@
 import MCUmgr
 
 extension SMPUpdateRun {
-    /// Erases the application's settings before the new images boot (`DFUOptions.smpEraseSettings`),
+    /// Erases the application's settings before the new images boot (`DFUOptions.SMP.eraseSettings`),
     /// where Device Manager does it: after the uploads, before test, confirm and reset. Device
     /// Manager goes on when the device lacks the command or fails to erase; here the update stops
     /// instead, before anything is activated, since the user asked for the erase (the device
     /// keeps running its old image and can take the update again). The answer comes once the
     /// partition is erased: bounded by the response timeout.
     func eraseSettings(on link: SMPLink) async throws {
-        guard options.smpActivation != .noReset else {
+        guard options.smp.activation != .noReset else {
             session.log(.warning, "not erasing the settings: no reset follows (--activation no-reset)")
             return
         }

@@ -71,7 +71,7 @@ extension SMPUpdateRun {
         session.log(.info, "the application hands updates to its firmware loader: resetting into it")
         try await send(.resetIntoBootMode(1), on: link)
         return try await session.reconnectSMP(
-            at: loader, named: Self.firmwareLoaderName, within: options.smpResetTimeout)
+            at: loader, named: Self.firmwareLoaderName, within: options.smp.resetTimeout)
     }
 
     /// Resets the loader, which boots the application, and finds the application at its address.
@@ -80,7 +80,7 @@ extension SMPUpdateRun {
     ) async throws {
         try await send(.reset(force: false), on: link)
         session.log(.info, "the firmware loader resets into the application")
-        let back = try await session.reconnectSMP(at: address, within: options.smpResetTimeout)
+        let back = try await session.reconnectSMP(at: address, within: options.smp.resetTimeout)
         whenReconnected(back)
         session.state(.disconnecting)
         back.channel.close()

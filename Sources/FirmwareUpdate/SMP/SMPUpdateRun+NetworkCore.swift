@@ -12,7 +12,7 @@ extension SMPUpdateRun {
 
     /// Why `activation` cannot be honoured for this package; nil when it can.
     var networkCoreRefusal: String? {
-        guard updatesNetworkCore, options.smpActivation == .testOnly else { return nil }
+        guard updatesNetworkCore, options.smp.activation == .testOnly else { return nil }
         return "the package updates the network core, which cannot run an image on test (MCUboot keeps "
             + "no copy of it to revert to): use --activation test-and-confirm or confirm-only"
     }

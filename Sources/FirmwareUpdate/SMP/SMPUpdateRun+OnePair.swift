@@ -30,7 +30,7 @@ extension SMPUpdateRun {
                 + (sending.isEmpty ? "" : "the network core's image first, through image 0's slot, ")
                 + (application.images.isEmpty
                     ? "no application image" : "the application in a cycle of its own"))
-        if !sending.isEmpty, !application.images.isEmpty, options.smpActivation == .noReset {
+        if !sending.isEmpty, !application.images.isEmpty, options.smp.activation == .noReset {
             throw session.failure(
                 .deviceNotSupported,
                 "with one image pair the network core's image must be installed (a reset) before the "
@@ -56,7 +56,7 @@ extension SMPUpdateRun {
         let state = try await second.imageState(link)
         let appPlan = SMPUpdatePlan(
             package: application, state: state, force: options.force,
-            confirms: options.smpActivation == .testAndConfirm)
+            confirms: options.smp.activation == .testAndConfirm)
         if appPlan.isUpToDate {
             session.log(.info, "the application is up to date")
             return link
@@ -90,13 +90,13 @@ extension SMPUpdateRun {
             session.loggingPart(nil, of: uploading.of)
         }
         session.state(.validating)
-        if options.smpEraseSettings, package.images.allSatisfy({ $0.core == .network }) {
+        if options.smp.eraseSettings, package.images.allSatisfy({ $0.core == .network }) {
             try await eraseSettings(on: link)
         }
         let answer = try await link.channel.request(
             .imageConfirm(hash: image.image.hash), timeout: options.responseTimeout)
         try checkMarkedPermanent(image, in: answer)
-        if options.smpActivation == .noReset {
+        if options.smp.activation == .noReset {
             session.tally.partsActivated += 1
             session.log(.info, "marked to be installed: the network core takes it at the device's next reset")
             return link

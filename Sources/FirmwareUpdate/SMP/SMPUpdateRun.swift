@@ -4,7 +4,7 @@ import NordicDFU
 
 /// One SMP update (docs/mcumgr.md, "The update"): connect, read the image list and decide, upload
 /// each image that needs it (resuming after a lost link), then activate them as
-/// `DFUOptions.smpActivation` says and check what the device runs.
+/// `DFUOptions.SMP.activation` says and check what the device runs.
 struct SMPUpdateRun {
     let session: UpdateSession
     let package: MCUbootPackage
@@ -18,7 +18,7 @@ struct SMPUpdateRun {
             link = try await session.connectSMP(session.device)
             session.state(.starting)
             let bootloader = try await session.bootloader(link!)
-            if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smpActivation)
+            if let refusal = networkCoreRefusal ?? bootloader?.refusal(of: options.smp.activation)
                 ?? firmwareLoaderRefusal(bootloader)
             {
                 throw session.failure(
@@ -34,7 +34,7 @@ struct SMPUpdateRun {
             let package = try variants(for: state)
             let plan = SMPUpdatePlan(
                 package: package, state: state, force: options.force,
-                confirms: options.smpActivation == .testAndConfirm)
+                confirms: options.smp.activation == .testAndConfirm)
             if let refusal = directXIPRefusal(
                 plan.images(.upload, of: package), state: state, bootloader: bootloader)
             {
@@ -88,7 +88,7 @@ struct SMPUpdateRun {
         session.loggingPart(nil, of: parts)
         session.state(.validating)
         let activating = uploads + plan.images(.activate, of: package)
-        if options.smpEraseSettings, !activating.isEmpty { try await eraseSettings(on: link) }
+        if options.smp.eraseSettings, !activating.isEmpty { try await eraseSettings(on: link) }
         return try await activate(
             activating, confirming: plan.images(.confirm, of: package), bootloader: bootloader, on: link
         ) {

@@ -3,7 +3,7 @@ import MCUmgr
 /// Updates one device through SMP (MCUmgr image management, as Zephyr and nRF Connect SDK
 /// devices with MCUboot take updates): connects, reads the image list and skips images the
 /// device runs, uploads the others with a window of chunks in flight (resuming after a lost
-/// link), then tests, resets, checks and confirms them (`DFUOptions.smpActivation`). The
+/// link), then tests, resets, checks and confirms them (`DFUOptions.SMP.activation`). The
 /// events, controller and result are those of ``DFUUpdater``.
 ///
 /// ```swift
@@ -16,6 +16,6 @@ public typealias SMPUpdater = PackageUpdater<MCUbootPackage>
 extension SMPUpdateRun: FamilyRun {
     /// An SMP failure's advice depends on how the images are activated.
     static func advice(for error: DFUError, options: DFUOptions) -> String? {
-        error.smpAdvice(activation: options.smpActivation)
+        error.smpAdvice(activation: options.smp.activation)
     }
 }

@@ -99,7 +99,7 @@ final class DirectXIPTests: XCTestCase {
         XCTAssertTrue(result.failure?.message.contains("never boot") == true, result.failure?.message ?? "")
         XCTAssertEqual(result.bytesSent, 0)
         options.force = false
-        options.smpActivation = .testOnly
+        options.smp.activation = .testOnly
         let tested = await Self.update(try Self.package("1.1.0"), on: central, options: options)
         XCTAssertTrue(
             tested.failure?.message.contains("cannot run an image on test") == true, "\(tested.outcome)")

@@ -5,12 +5,12 @@ import XCTest
 @testable import FirmwareUpdate
 @testable import NordicDFU
 
-/// `DFUOptions.smpEraseSettings`: the application's settings are erased after the upload and
+/// `DFUOptions.SMP.eraseSettings`: the application's settings are erased after the upload and
 /// before the new image boots (docs/mcumgr.md, "Erase settings").
 final class EraseSettingsTests: XCTestCase {
     private var options: DFUOptions {
         var options = DFUOptions()
-        options.smpEraseSettings = true
+        options.smp.eraseSettings = true
         return options
     }
 

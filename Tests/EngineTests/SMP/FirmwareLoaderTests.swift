@@ -92,7 +92,7 @@ final class FirmwareLoaderTests: XCTestCase {
     func testWhatTheLoaderCannotDoIsRefusedBeforeSending() async throws {
         let central = try SimulatedCentral(devices: [Self.device()])
         var options = DFUOptions()
-        options.smpActivation = .testOnly
+        options.smp.activation = .testOnly
         let (tested, _) = await Self.update(try SMPUpdateTests.image("1.1.0"), on: central, options: options)
         XCTAssertEqual(tested.failure?.error, .deviceNotSupported, "\(tested.outcome)")
         XCTAssertTrue(

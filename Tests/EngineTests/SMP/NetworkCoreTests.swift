@@ -80,7 +80,7 @@ final class NetworkCoreTests: XCTestCase {
     func testTestOnlyIsRefusedBeforeAnythingIsSent() async throws {
         let central = try SimulatedCentral(devices: [Self.device()])
         var options = DFUOptions()
-        options.smpActivation = .testOnly
+        options.smp.activation = .testOnly
         let (result, _) = await Self.update(try Self.package(), on: central, options: options)
         XCTAssertEqual(result.failure?.error, .deviceNotSupported, "\(result.outcome)")
         XCTAssertTrue(result.failure?.message.contains("network core") == true, result.failure?.message ?? "")

@@ -23,10 +23,10 @@ final class RAMLoadTests: XCTestCase {
 
     private static func update(
         _ image: MCUbootImage, on central: SimulatedCentral,
-        _ activation: DFUOptions.SMPActivation = .testAndConfirm
+        _ activation: DFUOptions.SMP.Activation = .testAndConfirm
     ) async -> DFUResult {
         var options = DFUOptions()
-        options.smpActivation = activation
+        options.smp.activation = activation
         let updater = SMPUpdater(
             package: MCUbootPackage(image: image), central: central, device: SMPUpdateTests.address,
             options: options)

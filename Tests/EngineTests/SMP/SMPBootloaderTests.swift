@@ -8,7 +8,7 @@ import XCTest
 /// What the device says of its bootloader decides which activations can be honoured
 /// (docs/mcumgr.md, "MCUboot modes").
 final class SMPBootloaderTests: XCTestCase {
-    private let activations = DFUOptions.SMPActivation.allCases
+    private let activations = DFUOptions.SMP.Activation.allCases
 
     func testSwapModesAndModesNotToldTakeEveryActivation() {
         let modes: [MCUbootMode?] = [

@@ -142,7 +142,7 @@ final class SMPUpdateTests: XCTestCase {
 
     func testActivationModes() async throws {
         var options = DFUOptions()
-        options.smpActivation = .testOnly
+        options.smp.activation = .testOnly
         let tested = try SimulatedCentral(devices: [Self.device()])
         let image = try Self.image("1.2.0")
         let (testOnly, _) = await Self.update(image, on: tested, options: options)
@@ -155,7 +155,7 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertEqual(confirmLater.bytesSent, 0)
         XCTAssertTrue(try running(tested).confirmed)
 
-        options.smpActivation = .noReset
+        options.smp.activation = .noReset
         let pending = try SimulatedCentral(devices: [Self.device()])
         let (noReset, _) = await Self.update(image, on: pending, options: options)
         XCTAssertEqual(noReset.outcome, .completed)
@@ -163,7 +163,7 @@ final class SMPUpdateTests: XCTestCase {
         XCTAssertEqual(slots.first { $0.active }?.version, "1.0.0")
         XCTAssertEqual(slots.first { $0.hash == image.hash }?.pending, true)
 
-        options.smpActivation = .confirmOnly
+        options.smp.activation = .confirmOnly
         let permanent = try SimulatedCentral(devices: [Self.device()])
         let (confirmOnly, _) = await Self.update(image, on: permanent, options: options)
         XCTAssertEqual(confirmOnly.outcome, .completed)

@@ -48,7 +48,7 @@ struct LegacyFirmwareTransfer: FirmwareTransfer {
                 .extendedInitPacketRequired, "the bootloader (DFU version \(version)) requires an init packet"
             )
         }
-        let prn = options.packetReceiptNotifications ?? Self.defaultPacketReceiptNotifications
+        let prn = options.nordic.packetReceiptNotifications ?? Self.defaultPacketReceiptNotifications
         try await controlPoint.write(.packetReceiptNotificationRequest(prn))
         try await controlPoint.write(.receiveFirmwareImage)
         session.state(.uploading)

@@ -76,7 +76,7 @@ struct ButtonlessJump {
     }
 
     private func advertisingName() -> String? {
-        switch options.alternativeAdvertisingName {
+        switch options.nordic.alternativeAdvertisingName {
         case .disabled: return nil
         case .name(let name): return name
         case .random: return "Dfu" + String(Int.random(in: 100_000..<200_000)).dropFirst()

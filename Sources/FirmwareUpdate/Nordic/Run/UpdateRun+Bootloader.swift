@@ -46,7 +46,7 @@ extension UpdateRun {
         guard case .secureApplication(_, .withBonds) = connection.mode else { return nil }
         session.log(
             .info, "\(connection.address) lists its application's services; waiting for Service Changed")
-        let uuids = options.uuids
+        let uuids = options.nordic.uuids
         let services: [GATTService]?
         do {
             services = try await connection.peripheral.servicesAfterChange(timeout: Self.serviceChangedWait) {
@@ -71,7 +71,7 @@ extension UpdateRun {
     /// `defaults` filtered by the user's choice of where the bootloader advertises.
     func located(_ defaults: [BluetoothAddress]) -> [BluetoothAddress] {
         guard let application = runState.whereabouts.applicationAddress else { return defaults }
-        switch options.bootloaderLocation {
+        switch options.nordic.bootloaderLocation {
         case .automatic: return defaults
         case .sameAddress: return [application]
         case .incrementedAddress: return [application.incremented]

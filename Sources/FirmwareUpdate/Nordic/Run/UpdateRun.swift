@@ -77,7 +77,7 @@ struct UpdateRun {
     }
 
     var bootloaderName: String? {
-        if case .name(let name) = options.bootloaderLocation { return name }
+        if case .name(let name) = options.nordic.bootloaderLocation { return name }
         return runState.whereabouts.bootloaderName
     }
 

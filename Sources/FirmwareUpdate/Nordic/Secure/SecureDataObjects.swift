@@ -63,8 +63,9 @@ extension SecureFirmwareTransfer {
     /// Checksum would ask for — one round trip fewer per object. None once the device has shown
     /// that it does not send them (`SecurePacing.givesUpDefaultReceipts`).
     func receiptInterval(objectSize: Int) -> UInt16 {
-        if runState.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications) { return 0 }
-        return options.packetReceiptNotifications ?? UInt16(clamping: streamer.packets(for: objectSize))
+        let chosen = options.nordic.packetReceiptNotifications
+        if runState.pacing.givesUpDefaultReceipts(chosen: chosen) { return 0 }
+        return chosen ?? UInt16(clamping: streamer.packets(for: objectSize))
     }
 
     /// Creates (unless continuing a partial one), streams and checks one data object, until the
@@ -89,8 +90,8 @@ extension SecureFirmwareTransfer {
             if recovery.needsCreate {
                 let create = SecureDFURequest.create(.data, size: UInt32(range.count))
                 waited =
-                    (waitsForFirstObject ? options.firstDataObjectDelay : .zero)
-                    + max(options.dataObjectPreparationDelay, runState.pacing.flashWait.afterCreate)
+                    (waitsForFirstObject ? options.nordic.firstDataObjectDelay : .zero)
+                    + max(options.nordic.dataObjectPreparationDelay, runState.pacing.flashWait.afterCreate)
                 waitsForFirstObject = false
                 let requested = session.linkTime.now()
                 try await controlPoint.post(create)
@@ -203,7 +204,7 @@ extension SecureFirmwareTransfer {
         if let early {
             session.log(.info, "a receipt came for \(early) of \(sentUpTo) bytes, all of which arrived")
         }
-        guard runState.pacing.givesUpDefaultReceipts(chosen: options.packetReceiptNotifications),
+        guard runState.pacing.givesUpDefaultReceipts(chosen: options.nordic.packetReceiptNotifications),
             controlPoint.channel.ledger.interval > 0
         else { return }
         session.log(

@@ -37,7 +37,7 @@ struct SecureFirmwareTransfer: FirmwareTransfer {
         self.streamer = streamer
         self.meter = meter
         self.finishesHeldPartOnly = finishesHeldPartOnly
-        self.resumeAllowed = finishesHeldPartOnly || !session.options.disableResume
+        self.resumeAllowed = finishesHeldPartOnly || !session.options.nordic.disableResume
     }
 
     var options: DFUOptions { session.options }

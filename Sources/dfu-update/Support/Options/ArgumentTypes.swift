@@ -37,7 +37,7 @@ extension DFUFirmwareVersion: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
-extension DFUOptions.BootloaderLocation: ExpressibleByArgument {
+extension DFUOptions.Nordic.BootloaderLocation: ExpressibleByArgument {
     /// `auto`, `same` or `incremented`.
     public init?(argument: String) {
         switch argument {
@@ -96,4 +96,4 @@ struct Seconds: ExpressibleByArgument, CustomStringConvertible {
     var description: String { value == value.rounded() ? String(Int(value)) : String(value) }
 }
 
-extension DFUOptions.SMPActivation: ExpressibleByArgument {}
+extension DFUOptions.SMP.Activation: ExpressibleByArgument {}

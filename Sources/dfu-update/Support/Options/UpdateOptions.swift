@@ -79,7 +79,7 @@ struct UpdateOptions: ParsableArguments {
 
     @Option(
         help: "Where the bootloader advertises: auto, same (bonded, legacy) or incremented (address + 1).")
-    var bootloaderAddress: DFUOptions.BootloaderLocation = .automatic
+    var bootloaderAddress: DFUOptions.Nordic.BootloaderLocation = .automatic
 
     @Flag(help: "Accept SDK 12's experimental buttonless service.")
     var experimentalButtonless = false
@@ -97,7 +97,7 @@ struct UpdateOptions: ParsableArguments {
                 confirm-only makes them permanent before the reset; no-reset marks them for test \
                 and leaves the device as it is.
                 """))
-    var activation: DFUOptions.SMPActivation = .testAndConfirm
+    var activation: DFUOptions.SMP.Activation = .testAndConfirm
 
     @Flag(
         help: ArgumentHelp(
@@ -140,31 +140,46 @@ struct UpdateOptions: ParsableArguments {
         }
     }
 
-    /// The engine's options these flags ask for.
+    /// The engine's options these flags ask for: the shared ones, and each family's in its group.
     var dfuOptions: DFUOptions {
         var options = DFUOptions()
         options.force = force
         if let versionCharacteristic { options.versionCharacteristic = versionCharacteristic }
-        options.packetReceiptNotifications = prn.map(UInt16.init)
         options.maximumPacketSize = packetSize
         options.connectTimeout = connectTimeout.duration
         options.responseTimeout = responseTimeout.duration
         options.bootloaderScanTimeout = bootloaderWait.duration
         options.retries = retries
-        if let prepareDelay { options.dataObjectPreparationDelay = .milliseconds(prepareDelay) }
-        options.disableResume = noResume
-        if noBootloaderName {
-            options.alternativeAdvertisingName = .disabled
-        } else if let bootloaderName {
-            options.alternativeAdvertisingName = .name(bootloaderName)
-        }
-        options.bootloaderLocation = bootloaderAddress
-        options.enableExperimentalButtonless = experimentalButtonless
-        options.forceBootloaderMode = forceBootloader
-        options.smpActivation = activation
-        options.smpResetTimeout = swapWait.duration
-        options.smpEraseSettings = eraseSettings
+        options.nordic = nordicOptions
+        options.smp = smpOptions
         return options
+    }
+
+    /// What the Nordic DFU flags ask for (`--prn`, `--prepare-delay`, `--no-resume`, the
+    /// bootloader's name and address, `--experimental-buttonless`, `--force-bootloader`).
+    private var nordicOptions: DFUOptions.Nordic {
+        var nordic = DFUOptions.Nordic()
+        nordic.packetReceiptNotifications = prn.map(UInt16.init)
+        if let prepareDelay { nordic.dataObjectPreparationDelay = .milliseconds(prepareDelay) }
+        nordic.disableResume = noResume
+        if noBootloaderName {
+            nordic.alternativeAdvertisingName = .disabled
+        } else if let bootloaderName {
+            nordic.alternativeAdvertisingName = .name(bootloaderName)
+        }
+        nordic.bootloaderLocation = bootloaderAddress
+        nordic.enableExperimentalButtonless = experimentalButtonless
+        nordic.forceBootloaderMode = forceBootloader
+        return nordic
+    }
+
+    /// What the SMP flags ask for (`--activation`, `--erase-settings`, `--swap-wait`).
+    private var smpOptions: DFUOptions.SMP {
+        var smp = DFUOptions.SMP()
+        smp.activation = activation
+        smp.resetTimeout = swapWait.duration
+        smp.eraseSettings = eraseSettings
+        return smp
     }
 }
 

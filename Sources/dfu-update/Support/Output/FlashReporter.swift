@@ -18,11 +18,11 @@ final class FlashReporter: @unchecked Sendable {
     /// The version check, for the result line of a skipped device.
     private var versionCheck: DFUVersionCheck?
     /// How an SMP update activates its images; nil for Nordic DFU.
-    private let activation: DFUOptions.SMPActivation?
+    private let activation: DFUOptions.SMP.Activation?
     /// Whether the device is simulated: its durations are link time the simulation counts.
     private let simulated: Bool
 
-    init(device: String, json: Bool, activation: DFUOptions.SMPActivation? = nil, simulated: Bool = false) {
+    init(device: String, json: Bool, activation: DFUOptions.SMP.Activation? = nil, simulated: Bool = false) {
         self.device = device
         self.json = json
         self.activation = activation
@@ -141,7 +141,7 @@ final class FlashReporter: @unchecked Sendable {
     }
 
     /// The activation of an SMP update that completed.
-    private func completedActivation(_ result: DFUResult) -> DFUOptions.SMPActivation? {
+    private func completedActivation(_ result: DFUResult) -> DFUOptions.SMP.Activation? {
         guard case .completed = result.outcome else { return nil }
         return activation
     }

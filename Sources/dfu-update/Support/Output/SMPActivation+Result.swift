@@ -1,7 +1,7 @@
 import FirmwareUpdate
 import NordicDFU
 
-extension DFUOptions.SMPActivation {
+extension DFUOptions.SMP.Activation {
     /// What the device does with the new images after an update that completed, as the
     /// `result` event's `activation` says it (docs/cli-contract.md).
     var contractName: String {
