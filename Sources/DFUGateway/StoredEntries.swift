@@ -24,7 +24,8 @@ final class StoredEntries: Sendable {
     /// to each, those not asked about before, in one call.
     func read(_ devices: some Sequence<String>, from store: any RolloutStore) async throws {
         let wanted = Set(devices.flatMap(Self.withNeighbours))
-        let unasked = read.withLock { wanted.subtracting($0.asked) }
+        // filtered, not `subtracting`: that walks the whole of `asked` for each device claimed
+        let unasked = read.withLock { read in wanted.filter { !read.asked.contains($0) } }
         guard !unasked.isEmpty else { return }
         let found = try await store.inventoryEntries(of: rollout, named: unasked)
         read.withLock { read in
