@@ -18,11 +18,13 @@ public struct DFUOptions: Sendable {
     public var versionCharacteristic: BluetoothUUID = DeviceInformationUUIDs.firmwareRevision
     /// Bound on each connection attempt (real time).
     public var connectTimeout: Duration = .seconds(10)
-    /// Bound on answers that need flash work: Start DFU, Create, Execute, Validate (real time).
+    /// Bound on answers that need flash work (real time): Nordic's Start DFU, Create, Execute,
+    /// Validate; SMP's upload chunks (the first one's bound grows with the image's erase) and
+    /// image state changes.
     public var responseTimeout: Duration = .seconds(20)
-    /// Bound on quick answers and packet receipt notifications: Select, Set PRN, Calculate
-    /// Checksum (real time). A lost packet receipt notification costs this much before the
-    /// engine asks for the checksum itself.
+    /// Bound on quick answers (real time): Nordic's Select, Set PRN, Calculate Checksum and
+    /// packet receipt notifications (a lost one costs this much before the engine asks for the
+    /// checksum itself); SMP's parameters, bootloader information and reassembly probe.
     public var notificationTimeout: Duration = .seconds(5)
     /// Bound on finding the bootloader after the device rebooted (real time).
     public var bootloaderScanTimeout: Duration = .seconds(10)
