@@ -5,7 +5,8 @@ import XCTest
 /// test, reset, check and confirm; resume after a dropped link; a revert; a device up to date; an
 /// image the device refuses; a package through a device that reassembles frames; an nRF54L image
 /// (SHA-512, pure Ed25519) on a device that tells its MCUboot mode; both cores of an nRF5340; a
-/// direct-XIP device; a Bare Metal firmware loader; a device with two SMP buffers.
+/// direct-XIP device with and without revert; an overwrite-only device; a Bare Metal firmware
+/// loader; a device with two SMP buffers.
 final class SMPUpdateTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let package = "Firmware/dfu_application.zip"
@@ -120,17 +121,33 @@ final class SMPUpdateTests: DFUThroughBlueZTestCase {
         XCTAssertEqual(running(held)?["hash"] as? String, images[0]["hash"] as? String)
     }
 
-    /// A direct-XIP device through bluetoothd: the variant for the slot it does not run from is
-    /// sent, and after the reset it runs from that slot, with no test or confirmation sent.
+    /// A direct-XIP device through bluetoothd, without and with revert: the variant for the slot
+    /// it does not run from is sent, and after the reset it runs from that slot (with revert, the
+    /// image tested, then confirmed).
     func testADirectXIPDeviceTakesTheVariantForItsOtherSlot() async throws {
         let package = "Firmware/directxip_dfu_application.zip"
-        let (simulator, address) = try await simulate("smp-app", ["--sim-mcuboot-mode", "direct-xip"])
-        let run = try await flash(package, device: address)
+        let images = try await packageImages(package)
+        for mode in ["direct-xip", "direct-xip-with-revert"] {
+            let (simulator, address) = try await simulate("smp-app", ["--sim-mcuboot-mode", mode])
+            let run = try await flash(package, device: address)
+            XCTAssertEqual(run.resultName, "completed", "\(mode): \(run.events) \(run.stderr)")
+            let held = try await simulator.stop()
+            XCTAssertEqual(running(held)?["slot"] as? Int, 1, "\(mode): \(held)")
+            XCTAssertEqual(running(held)?["hash"] as? String, images[1]["hash"] as? String, mode)
+            XCTAssertEqual(running(held)?["confirmed"] as? Bool, true, "\(mode): \(held)")
+        }
+    }
+
+    /// An overwrite-only device through bluetoothd: MCUboot copies the image into slot 0 for
+    /// good at the reset; the update confirms nothing it could revert and checks what runs.
+    func testAnOverwriteOnlyDeviceRunsTheImageCopiedIn() async throws {
+        let (simulator, address) = try await simulate("smp-app", ["--sim-mcuboot-mode", "overwrite-only"])
+        let run = try await flash(image, device: address)
         XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         let held = try await simulator.stop()
-        let images = try await packageImages(package)
-        XCTAssertEqual(running(held)?["slot"] as? Int, 1, "\(held)")
-        XCTAssertEqual(running(held)?["hash"] as? String, images[1]["hash"] as? String)
+        let expected = try await imageHash(image)
+        XCTAssertEqual(running(held)?["slot"] as? Int, 0, "\(held)")
+        XCTAssertEqual(running(held)?["hash"] as? String, expected)
     }
 
     /// nRF Connect SDK Bare Metal through bluetoothd: the application resets into its firmware
