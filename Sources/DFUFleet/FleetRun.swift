@@ -112,8 +112,9 @@ final class FleetRun: Sendable {
 
     /// Whether the rollout rules let another device start. The failure limit halts at once;
     /// a failed canary stops the canary, and is reported once the canary has ended
-    /// (`canaryHaltReason`).
+    /// (`canaryHaltReason`); a halt (the state file's rollout cancelled among them) holds.
     private func mayStart() -> Bool {
+        guard haltReason.withLock({ $0 }) == nil else { return false }
         let limit = options.maximumFailures
         let (halt, failures) = tally.withLock {
             (RolloutRules.halt(tally: $0, maxFailures: limit), $0.failures)
@@ -161,6 +162,8 @@ final class FleetRun: Sendable {
         await finishPairing(item.found.entry.device, central: central)
         report.duration = central.linkTime.now() - started
         finish(report, result: report.result, reason: report.reason)
+        // the slot is freed once the state file has the result: a cancel it found halts first
+        await fleet.state?.settled()
     }
 
     // MARK: Reports
@@ -199,7 +202,7 @@ final class FleetRun: Sendable {
         }
         if !options.plan, let state = fleet.state {
             let device = report.device
-            state.record(report, devices: inventoryDevices) { [emit] problem in
+            state.record(report, devices: inventoryDevices, halt: halt) { [emit] problem in
                 Logger.fleetDevice(device).error("\(problem)")
                 emit(.device(device, .log(.error, problem)))
             }

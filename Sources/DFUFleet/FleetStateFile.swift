@@ -29,6 +29,9 @@ public final class FleetStateFile: Sendable {
     private let store: Locked<EmbeddedRolloutStore?>
     /// The last of the writes, each waiting for the one before (`record`).
     private let lastWrite = Locked<Task<Void, Never>?>(nil)
+    /// Whether a write found the rollout cancelled (`rollout cancel --store FILE`): nothing is
+    /// written after it, and the fleet hears of it once.
+    private let cancelled = Locked(false)
 
     /// Opens the state of the rollout of the inventory whose identity is `inventory`; a missing
     /// file is an empty state, created only when a device finishes. Throws when the file
@@ -55,7 +58,11 @@ public final class FleetStateFile: Sendable {
                     "\(url.path) records a rollout of another inventory; delete it, or give another --state file"
                 )
             }
-            let devices = rollouts.isEmpty ? [] : try await opened.status(of: inventory).devices
+            let status = rollouts.isEmpty ? nil : try await opened.status(of: inventory)
+            if status?.summary.state == .cancelled {
+                throw FleetInventoryError(Self.cancelledAtStart(url, rollout: inventory))
+            }
+            let devices = status?.devices ?? []
             done = Locked(Dictionary(uniqueKeysWithValues: devices.compactMap(Self.entry)))
         } catch let error as FleetInventoryError {
             throw error
@@ -70,9 +77,10 @@ public final class FleetStateFile: Sendable {
 
     /// Records a device that completed or was up to date, after every write before it;
     /// `devices` (the inventory's, in order) make the rollout when it is not there yet.
-    /// `failed` hears of a write that failed.
+    /// `failed` hears of a write that failed, `halt` (once) of the rollout found cancelled.
     func record(
-        _ report: FleetDeviceReport, devices: [String], failed: @escaping @Sendable (String) -> Void
+        _ report: FleetDeviceReport, devices: [String], halt: @escaping @Sendable (String) -> Void,
+        failed: @escaping @Sendable (String) -> Void
     ) {
         guard let result = DeviceResult(report.result), result == .completed || result == .skipped else {
             return
@@ -88,8 +96,12 @@ public final class FleetStateFile: Sendable {
             let previous = last
             last = Task {
                 await previous?.value
+                guard !self.cancelled.withLock({ $0 }) else { return }
                 do {
                     try await self.write(report.device, outcome, devices: devices)
+                } catch is RolloutCancelled {
+                    self.cancelled.withLock { $0 = true }
+                    halt(Self.cancelledWhileRunning(self.url))
                 } catch {
                     failed("could not write the state file \(self.url.path): \(error)")
                 }
@@ -97,10 +109,15 @@ public final class FleetStateFile: Sendable {
         }
     }
 
+    /// Waits until every device recorded so far is in the file (or its write failed).
+    func settled() async {
+        await lastWrite.withLock { $0 }?.value
+    }
+
     /// Waits until every recorded device is in the file, then closes it with its write-ahead
     /// log folded in, so that the file alone holds the run (a later write opens it again).
     func written() async {
-        await lastWrite.withLock { $0 }?.value
+        await settled()
         await store.withLock { store in
             defer { store = nil }
             return store
@@ -114,6 +131,7 @@ public final class FleetStateFile: Sendable {
         let claims = try await store.claim(
             rollout, for: "fleet", among: [device], limit: 1, lease: .seconds(10))
         guard let claim = claims.first else {
+            if try await store.summary(of: rollout).state == .cancelled { throw RolloutCancelled() }
             throw FleetInventoryError(
                 "its rollout \(rollout) did not let the fleet claim \(device) "
                     + "(cancelled with `rollout cancel`, or another process holds the device)")

@@ -150,6 +150,27 @@ final class FleetCLITests: XCTestCase {
         XCTAssertEqual(remembered.keys.sorted(), ["C0:DE:00:00:00:10", "C0:DE:00:00:00:20", "Thermo-1"])
     }
 
+    func testAFleetStartedAgainAfterRolloutCancelRefusesWithWhatToDo() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try inventory(in: folder).path
+        let state = folder.appendingPathComponent("state.sqlite")
+        _ = try await fleet([inventory, "--state", state.path])
+        let list = try await CLIRunner.run(["rollout", "list", "--store", state.path, "--json"])
+        let name = try XCTUnwrap(try list.jsonLines().first?.objects("rollouts").first?.string("rollout"))
+        let cancel = try await CLIRunner.run(["rollout", "cancel", "--store", state.path, name])
+        XCTAssertEqual(cancel.status, 0, cancel.stderr)
+
+        let output = try await CLIRunner.run(["fleet", inventory, "--state", state.path, "--json"])
+        XCTAssertEqual(output.status, 64)
+        let error = try output.errorObject()
+        XCTAssertEqual(try error.string("class"), "usage")
+        XCTAssertEqual(
+            try error.string("message"),
+            "\(state.path): its rollout was cancelled (`rollout cancel`) and is not resumed; "
+                + "`rollout status \(name) --store \(state.path)` shows what it recorded; "
+                + "delete it to start afresh, or give another --state file")
+    }
+
     func testAnEarlierJSONStateFileIsRefusedWithWhatToDo() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
         let inventory = try inventory(in: folder).path

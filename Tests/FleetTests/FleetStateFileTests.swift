@@ -1,6 +1,8 @@
 import DFUFleet
 import DFURollout
+import DFUSupport
 import Foundation
+import SimulatedFleet
 import XCTest
 
 /// A state file is an embedded rollout store: what it refuses, and what the store shows.
@@ -8,11 +10,16 @@ final class FleetStateFileTests: XCTestCase {
     private func refusal(_ contents: Data) async throws -> String? {
         let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("state")
         try contents.write(to: url)
+        return await refusal(opening: url)?.replacingOccurrences(of: url.path, with: "FILE")
+    }
+
+    /// Why the state file at `url` is refused for inventory `v1`; nil when it is opened.
+    private func refusal(opening url: URL) async -> String? {
         do {
             _ = try await FleetStateFile(url: url, inventory: "v1")
             return nil
         } catch {
-            return error.message.replacingOccurrences(of: url.path, with: "FILE")
+            return error.message
         }
     }
 
@@ -39,13 +46,63 @@ final class FleetStateFileTests: XCTestCase {
                 name: "spring", packages: [package],
                 devices: [RolloutDevice(device: "C0:DE:00:00:00:00", packageSHA256: package.sha256)]))
         await store.close()
-        do {
-            _ = try await FleetStateFile(url: url, inventory: "v1")
-            XCTFail("a store of another rollout was taken for the fleet's state")
-        } catch {
-            XCTAssertEqual(
-                error.message,
-                "\(url.path) records a rollout of another inventory; delete it, or give another --state file")
+        let refused = await refusal(opening: url)
+        XCTAssertEqual(
+            refused,
+            "\(url.path) records a rollout of another inventory; delete it, or give another --state file")
+    }
+
+    /// The state file of a fleet of `devices` as the fleet leaves it after its first write
+    /// (rollout `v1`, no packages, the empty inventory of a fleet made without one), then cancelled as `rollout cancel --store FILE v1` does.
+    private func cancelledStateFile(devices: [String], openedBefore: Bool) async throws
+        -> (url: URL, state: FleetStateFile?)
+    {
+        let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("state.sqlite")
+        let store = try EmbeddedRolloutStore(path: url.path)
+        try await store.create(
+            RolloutSpec(
+                name: "v1", packages: [],
+                devices: devices.map { RolloutDevice(device: $0, packageSHA256: nil) },
+                inventory: RolloutInventory(bytes: Data(), folder: "")))
+        let state = openedBefore ? try await FleetStateFile(url: url, inventory: "v1") : nil
+        try await store.apply(.cancel, to: "v1")
+        await store.close()
+        return (url, state)
+    }
+
+    func testAFleetResumedOnACancelledStateFileIsRefusedWithWhatToDo() async throws {
+        let (url, _) = try await cancelledStateFile(devices: ["C0:DE:00:00:00:00"], openedBefore: false)
+        let refused = await refusal(opening: url)
+        XCTAssertEqual(
+            refused,
+            "\(url.path): its rollout was cancelled (`rollout cancel`) and is not resumed; "
+                + "`rollout status v1 --store \(url.path)` shows what it recorded; "
+                + "delete it to start afresh, or give another --state file")
+    }
+
+    func testARunningFleetWhoseStateFileIsCancelledHaltsOnce() async throws {
+        let configurations = (0..<4).map { FleetFixtures.device($0, kind: .secureApp, firmware: "1.0.0") }
+        let devices = configurations.map(\.address.description)
+        let (url, state) = try await cancelledStateFile(devices: devices, openedBefore: true)
+        let (adapter, _) = try FleetAdapter.simulated(configurations)
+        let fleet = try Fleet(
+            inventory: try FleetInventory(
+                defaults: .init(package: "app"), devices: devices.map { FleetDeviceEntry(device: $0) }),
+            packages: ["app": .nordic(try FleetFixtures.secure(version: 20000, seed: 6))],
+            adapters: [adapter], options: FleetFixtures.options(concurrency: 1), state: state)
+        let halts = Locked([String]())
+        let errors = Locked([String]())
+        let report = await fleet.run { event in
+            switch event {
+            case .halted(let reason): halts.withLock { $0.append(reason) }
+            case .device(_, .log(.error, let line)): errors.withLock { $0.append(line) }
+            default: break
+            }
         }
+        let reason = "\(url.path): its rollout was cancelled (`rollout cancel`); no more updates are started"
+        XCTAssertEqual(halts.withLock { $0 }, [reason])
+        XCTAssertEqual(errors.withLock { $0 }, [], "the cancel is told once, not as every device's error")
+        XCTAssertEqual(report.devices.map(\.result), [.completed, .notStarted, .notStarted, .notStarted])
+        XCTAssertEqual(report.devices.dropFirst().map(\.reason), Array(repeating: reason, count: 3))
     }
 }
