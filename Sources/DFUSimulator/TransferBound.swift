@@ -2,8 +2,8 @@ import NordicDFU
 
 /// One part of an update, as far as the time it needs on the link and flash model is concerned.
 public struct TransferConfiguration: Hashable, Sendable {
-    /// Which DFU protocol carries the part.
-    public var dfuProtocol: DFUProtocol
+    /// Which of Nordic's DFU protocols carries the part.
+    public var dfuProtocol: NordicDFUProtocol
     /// Firmware image bytes of the part.
     public var imageSize: Int
     /// Init packet bytes.
@@ -21,7 +21,7 @@ public struct TransferConfiguration: Hashable, Sendable {
     public var bootloaderMTU: Int?
 
     public init(
-        dfuProtocol: DFUProtocol, imageSize: Int, initPacketSize: Int, payloadSize: Int,
+        dfuProtocol: NordicDFUProtocol, imageSize: Int, initPacketSize: Int, payloadSize: Int,
         packetReceiptNotifications: Int = 0, objectSize: Int = 4096, bootloaderMTU: Int? = nil
     ) {
         self.bootloaderMTU = bootloaderMTU
@@ -53,9 +53,6 @@ public enum TransferBound {
         switch transfer.dfuProtocol {
         case .secure: schedule.runSecure(transfer)
         case .legacy: schedule.runLegacy(transfer)
-        case .smp:
-            preconditionFailure(
-                "TransferBound models Nordic DFU; an SMP transfer has no init packet or objects")
         }
         return schedule.finishedAt.duration
     }

@@ -7,7 +7,7 @@ import XCTest
 /// `DFUDeviceSupport` (what `dfu-update info` reports) finds each simulated kind of device as
 /// the update engine does, and the advertised protocol from service UUIDs.
 final class DeviceSupportTests: XCTestCase {
-    private func detect(_ kind: SimulatedDeviceKind, options: DFUOptions = DFUOptions()) async throws
+    private func detect(_ kind: SimulatedDeviceKind, uuids: DFUUUIDs = DFUUUIDs()) async throws
         -> DFUDeviceSupport?
     {
         let central = try SimulatedCentral(devices: [SimulatedDeviceConfiguration(kind: kind)])
@@ -15,7 +15,7 @@ final class DeviceSupportTests: XCTestCase {
             DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
         defer { Task { await peripheral.disconnect() } }
         return try await DFUDeviceSupport.detect(
-            in: try await peripheral.services(), options: options, timeout: .seconds(5))
+            in: try await peripheral.services(), uuids: uuids, timeout: .seconds(5))
     }
 
     func testEverySimulatedKindIsDetected() async throws {
@@ -49,9 +49,9 @@ final class DeviceSupportTests: XCTestCase {
     }
 
     func testCustomUUIDsAreUsed() async throws {
-        var options = DFUOptions()
-        options.nordic.uuids.secureService = BluetoothUUID(short: 0x1234)
-        let detected = try await detect(.secure, options: options)
+        var uuids = DFUUUIDs()
+        uuids.secureService = BluetoothUUID(short: 0x1234)
+        let detected = try await detect(.secure, uuids: uuids)
         XCTAssertNil(detected, "a device without the custom service offers no DFU")
     }
 

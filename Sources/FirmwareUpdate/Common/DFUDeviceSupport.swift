@@ -30,26 +30,21 @@ public struct DFUDeviceSupport: Sendable, Equatable {
     public var legacyVersion: LegacyDFUVersion?
 
     /// Detects what `services` offer; `nil` when they offer no DFU at all. Reads the Legacy DFU
-    /// Version characteristic when there is one, within `timeout`. `options.nordic.uuids` names
-    /// the services (for devices built with custom UUIDs) and `options.nordic.forceBootloaderMode`
-    /// decides a Legacy device without a version, as in an update; SDK 12's experimental
-    /// buttonless service is reported whatever `options` say.
+    /// Version characteristic when there is one, within `timeout`. `uuids` name Nordic's
+    /// services (for devices built with custom UUIDs) and `forceBootloaderMode` decides a Legacy
+    /// device without a version, as `DFUOptions.Nordic`'s do in an update; SDK 12's experimental
+    /// buttonless service is always reported.
     public static func detect(
-        in services: [GATTService], options: DFUOptions = DFUOptions(), timeout: Duration
+        in services: [GATTService], uuids: DFUUUIDs = DFUUUIDs(), forceBootloaderMode: Bool = false,
+        timeout: Duration
     ) async throws -> DFUDeviceSupport? {
-        var options = options
-        options.nordic.enableExperimentalButtonless = true
-        do {
-            if let mode = try await DeviceMode.detect(in: services, options: options, timeout: timeout) {
-                return Self(mode)
-            }
-            return SMPUUIDs.characteristic(in: services) == nil
-                ? nil : Self(protocolKind: .smp, mode: .application)
-        } catch is LegacyVersionUnreadable {
-            throw GATTError.operationFailed(
-                operation: "reading the Legacy DFU Version characteristic",
-                reason: "the value is not 2 bytes long")
+        // each family's detection in its folder, Nordic's first
+        if let nordic = try await nordic(
+            in: services, uuids: uuids, forceBootloaderMode: forceBootloaderMode, timeout: timeout)
+        {
+            return nordic
         }
+        return smp(in: services)
     }
 
     /// The protocol a device advertises by its service UUIDs: the Secure DFU service (0xFE59)
@@ -61,25 +56,6 @@ public struct DFUDeviceSupport: Sendable, Equatable {
         if serviceUUIDs.contains(uuids.legacyService) { return .legacy }
         if serviceUUIDs.contains(SMPUUIDs.service) { return .smp }
         return nil
-    }
-
-    init(_ mode: DeviceMode) {
-        switch mode {
-        case .secureBootloader:
-            self.init(protocolKind: .secure, mode: .bootloader)
-        case .secureApplication(_, let kind):
-            let buttonless: Buttonless =
-                switch kind {
-                case .withoutBonds: .withoutBonds
-                case .withBonds: .withBonds
-                case .experimental: .experimental
-                }
-            self.init(protocolKind: .secure, mode: .application, buttonless: buttonless)
-        case .legacyBootloader(_, _, let version):
-            self.init(protocolKind: .legacy, mode: .bootloader, legacyVersion: version)
-        case .legacyApplication(_, let version):
-            self.init(protocolKind: .legacy, mode: .application, buttonless: .legacy, legacyVersion: version)
-        }
     }
 
     /// A description from its parts.

@@ -31,7 +31,10 @@ public struct DeviceProbe: Sendable, Equatable {
         _ peripheral: any GATTPeripheral, options: DFUOptions = DFUOptions(), timeout: Duration
     ) async throws -> DeviceProbe {
         let services = try await peripheral.services()
-        let support = try await DFUDeviceSupport.detect(in: services, options: options, timeout: timeout)
+        let support = try await DFUDeviceSupport.detect(
+            in: services, uuids: options.nordic.uuids,
+            forceBootloaderMode: options.nordic.forceBootloaderMode,
+            timeout: timeout)
         var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
         var bootloader: SMPBootloader?
         var layout: SMPImageLayout?

@@ -1,5 +1,4 @@
 import GATT
-import NordicDFU
 
 /// What commands, fleets and gateways need of a package, whatever its protocol family. Each
 /// family's package conforms in its own folder (`Nordic/`, `SMP/`); everything
@@ -32,9 +31,17 @@ public protocol UpdatablePackage: Sendable {
     /// throws when the family cannot read the text as its signing key.
     func verifySignatures(withKey text: String) throws(SigningKeyUnreadable) -> SignatureVerdict
 
+    /// What ``checkDevicesCanVerify()`` throws: the family's own package error, whose class
+    /// and message the commands report as a package reader's (`Never` for a family whose
+    /// devices can check every package its reader accepts).
+    associatedtype DeviceRefusal: Error
+
     /// Throws, before any connection, for a package the devices of its family would refuse
     /// only after it was sent (every updating command calls it).
-    func checkDevicesCanVerify() throws(DFUPackageError)
+    func checkDevicesCanVerify() throws(DeviceRefusal)
+
+    /// `visitor`'s work on this package, done the family's way (`visitor.visit(self)`).
+    func accept<Visitor: PackageFamilyVisitor>(_ visitor: Visitor) throws -> Visitor.Outcome
 
     /// The updater of this package's family for `device`.
     func updater(central: any GATTCentral, device: DeviceIdentifier, options: DFUOptions)

@@ -55,7 +55,10 @@ extension UpdateSession {
             let services = try await peripheral.services()
             guard
                 let mode = try await DeviceMode.detect(
-                    in: services, options: options, timeout: options.notificationTimeout)
+                    in: services, uuids: options.nordic.uuids,
+                    forceBootloaderMode: options.nordic.forceBootloaderMode,
+                    experimentalButtonless: options.nordic.enableExperimentalButtonless,
+                    timeout: options.notificationTimeout)
             else {
                 await peripheral.disconnect()
                 guard services.contains(where: { $0.uuid == SMPUUIDs.service }) else {

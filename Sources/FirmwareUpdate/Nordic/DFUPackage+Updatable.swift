@@ -1,7 +1,7 @@
 import NordicDFU
 
 extension DFUPackage: UpdatablePackage {
-    public var dfuProtocol: DFUProtocol { format }
+    public var dfuProtocol: DFUProtocol { DFUProtocol(format) }
 
     public var partCount: Int { images.count }
 
@@ -22,6 +22,10 @@ extension DFUPackage: UpdatablePackage {
     /// Refuses an init packet hash Nordic's bootloaders cannot check
     /// (``checkBootloadersCanVerify()``).
     public func checkDevicesCanVerify() throws(DFUPackageError) { try checkBootloadersCanVerify() }
+
+    public func accept<Visitor: PackageFamilyVisitor>(_ visitor: Visitor) throws -> Visitor.Outcome {
+        try visitor.visit(self)
+    }
 
     public static var runner: FamilyRunner<DFUPackage> { FamilyRunner(UpdateRun.self) }
 }

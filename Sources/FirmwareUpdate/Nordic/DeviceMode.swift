@@ -16,7 +16,7 @@ enum DeviceMode: Sendable {
         controlPoint: any GATTCharacteristic, packet: any GATTCharacteristic, version: LegacyDFUVersion?)
     case legacyApplication(controlPoint: any GATTCharacteristic, version: LegacyDFUVersion?)
 
-    var format: DFUProtocol {
+    var format: NordicDFUProtocol {
         switch self {
         case .secureBootloader, .secureApplication: .secure
         case .legacyBootloader, .legacyApplication: .legacy
@@ -42,11 +42,14 @@ enum DeviceMode: Sendable {
 
     /// Detects the mode, checking in the Android library's order: buttonless with bonds, without
     /// bonds, Secure bootloader, Legacy (application, then bootloader), experimental buttonless.
-    /// `nil` when the device offers no DFU at all.
+    /// `nil` when the device offers no DFU at all. `uuids` name the services (custom UUIDs);
+    /// `forceBootloaderMode` decides a Legacy device without a version that offers more than
+    /// DFU; the experimental buttonless service counts only with `experimentalButtonless`. A
+    /// Legacy DFU Version characteristic is read within `timeout`.
     static func detect(
-        in services: [GATTService], options: DFUOptions, timeout: Duration
+        in services: [GATTService], uuids: DFUUUIDs, forceBootloaderMode: Bool, experimentalButtonless: Bool,
+        timeout: Duration
     ) async throws -> DeviceMode? {
-        let uuids = options.nordic.uuids
         if let secure = services.first(where: { $0.uuid == uuids.secureService }) {
             if let buttonless = secure.characteristic(uuids.buttonlessWithBonds) {
                 return .secureApplication(buttonless: buttonless, kind: .withBonds)
@@ -77,11 +80,11 @@ enum DeviceMode: Sendable {
             }
             let generic: Set<BluetoothUUID> = [BluetoothUUID(short: 0x1800), BluetoothUUID(short: 0x1801)]
             let onlyDFU = services.allSatisfy { $0.uuid == uuids.legacyService || generic.contains($0.uuid) }
-            return onlyDFU || options.nordic.forceBootloaderMode
+            return onlyDFU || forceBootloaderMode
                 ? .legacyBootloader(controlPoint: controlPoint, packet: packet, version: nil)
                 : .legacyApplication(controlPoint: controlPoint, version: nil)
         }
-        if options.nordic.enableExperimentalButtonless,
+        if experimentalButtonless,
             let service = services.first(where: { $0.uuid == uuids.experimentalButtonless }),
             let buttonless = service.characteristic(uuids.experimentalButtonless)
         {

@@ -1,5 +1,4 @@
 import MCUmgr
-import NordicDFU
 
 extension MCUbootPackage: UpdatablePackage {
     public var dfuProtocol: DFUProtocol { .smp }
@@ -28,7 +27,11 @@ extension MCUbootPackage: UpdatablePackage {
     }
 
     /// Every MCUboot image the package reader accepts is one the bootloader can check.
-    public func checkDevicesCanVerify() throws(DFUPackageError) {}
+    public func checkDevicesCanVerify() throws(Never) {}
+
+    public func accept<Visitor: PackageFamilyVisitor>(_ visitor: Visitor) throws -> Visitor.Outcome {
+        try visitor.visit(self)
+    }
 
     public static var runner: FamilyRunner<MCUbootPackage> { FamilyRunner(SMPUpdateRun.self) }
 }

@@ -2,7 +2,7 @@
 extension DFUPackage {
     static func readZip(
         _ bytes: UnsafeRawBufferPointer, name: String
-    ) throws(DFUPackageError) -> (DFUProtocol, Double?, [DFUImage]) {
+    ) throws(DFUPackageError) -> (NordicDFUProtocol, Double?, [DFUImage]) {
         let archive = try ZipArchive(bytes: bytes, fileName: name)
         guard let manifestJSON = try archive.contents(of: Manifest.entryName) else {
             throw DFUPackageError(

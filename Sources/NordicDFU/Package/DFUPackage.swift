@@ -23,7 +23,7 @@ public struct DFUPackage: Sendable {
     /// The file name the package was read from, as used in error messages.
     public let name: String
     /// The DFU protocol the package is made for.
-    public let format: DFUProtocol
+    public let format: NordicDFUProtocol
     /// The Legacy manifest's `dfu_version` (0.5 … 0.8); nil for Secure packages and for bare
     /// firmware.
     public let dfuVersion: Double?
@@ -44,7 +44,7 @@ public struct DFUPackage: Sendable {
         DFUPackage(name: name, format: format, dfuVersion: dfuVersion, images: Array(images.dropFirst(count)))
     }
 
-    private init(name: String, format: DFUProtocol, dfuVersion: Double?, images: [DFUImage]) {
+    private init(name: String, format: NordicDFUProtocol, dfuVersion: Double?, images: [DFUImage]) {
         self.name = name
         self.format = format
         self.dfuVersion = dfuVersion

@@ -1,8 +1,6 @@
 import ArgumentParser
 import FirmwareUpdate
 import Foundation
-import MCUmgr
-import NordicDFU
 
 /// `dfu-update inspect PKG [--public-key FILE] [--json]`: reads and checks a package, and describes
 /// its images (docs/cli-contract.md, "inspect").
@@ -35,18 +33,13 @@ struct InspectCommand: ContractCommand {
     func run() async throws {
         // the key before the package: a key that is no key is a usage error whatever the package
         let key = try publicKey.map(PublicKeyFile.init(path:))
-        let firmware = try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package))
-        guard let inspectable = firmware.contents as? any InspectablePackage else {
-            // a family without its description in Inspect/ is a programming error, not the user's
-            preconditionFailure(
-                "\(firmware.contents.dfuProtocol) packages do not conform to InspectablePackage")
-        }
-        let description = try inspectable.description(file: self.package, key: key)
+        let contents = try FirmwarePackage(contentsOf: URL(fileURLWithPath: self.package)).contents
+        let description = try contents.accept(PackageInspector(file: self.package, key: key))
         Output.line(json ? description.json.serialized() : description.table)
         guard let key else { return }
         // a check asked for and failed: the description above says which image
         let verdict: SignatureVerdict
-        do { verdict = try inspectable.verifySignatures(withKey: key.text) } catch {
+        do { verdict = try contents.verifySignatures(withKey: key.text) } catch {
             throw key.invalid(error)
         }
         if let failing = verdict.failing { try fail(failing) }

@@ -1,6 +1,6 @@
 import DFUSupport
+import FirmwareUpdate
 import MCUmgr
-import NordicDFU
 
 /// What `inspect` says about an MCUboot update (an nRF Connect SDK `dfu_application.zip` or one
 /// image): the contract's JSON object, or a table for people.

@@ -10,25 +10,24 @@ protocol PackageDescription {
     var table: String { get }
 }
 
-/// A package family `inspect` can describe: each family's report (in its own file) conforms its
-/// package, so that the command reaches a family through this protocol, not a `switch`.
-protocol InspectablePackage: UpdatablePackage {
-    /// The package's description; with `key`, each image's signature checked against it.
-    func description(file: String, key: PublicKeyFile?) throws -> any PackageDescription
-}
-
 extension PackageReport: PackageDescription {}
-
-extension DFUPackage: InspectablePackage {
-    func description(file: String, key: PublicKeyFile?) throws -> any PackageDescription {
-        PackageReport(package: self, file: file, key: try key?.nordic())
-    }
-}
 
 extension MCUbootPackageReport: PackageDescription {}
 
-extension MCUbootPackage: InspectablePackage {
-    func description(file: String, key: PublicKeyFile?) throws -> any PackageDescription {
-        MCUbootPackageReport(package: self, file: file, key: try key?.mcuboot())
+/// `inspect`'s description of a package of any family, each family's report in its own file:
+/// the command reaches a family through the engine's seam (`UpdatablePackage.accept`), and a new
+/// family's `visit` is asked of it by the compiler.
+struct PackageInspector: PackageFamilyVisitor {
+    /// The path as the user gave it.
+    var file: String
+    /// With a key, each image's signature is checked against it.
+    var key: PublicKeyFile?
+
+    func visit(_ package: DFUPackage) throws -> any PackageDescription {
+        PackageReport(package: package, file: file, key: try key?.nordic())
+    }
+
+    func visit(_ package: MCUbootPackage) throws -> any PackageDescription {
+        MCUbootPackageReport(package: package, file: file, key: try key?.mcuboot())
     }
 }

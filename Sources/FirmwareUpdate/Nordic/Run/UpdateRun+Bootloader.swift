@@ -58,7 +58,10 @@ extension UpdateRun {
         }
         guard let services,
             let mode = try await DeviceMode.detect(
-                in: services, options: options, timeout: options.notificationTimeout)
+                in: services, uuids: options.nordic.uuids,
+                forceBootloaderMode: options.nordic.forceBootloaderMode,
+                experimentalButtonless: options.nordic.enableExperimentalButtonless,
+                timeout: options.notificationTimeout)
         else { return nil }
         session.log(.info, "\(connection.address) changed its services: \(mode.summary)")
         return DFUConnection(peripheral: connection.peripheral, services: services, mode: mode)
