@@ -6,6 +6,21 @@ import XCTest
 /// What a gateway reads of a rollout: only the devices it reaches and the kept counts, so that
 /// its cost does not grow with the rollout (issue 39).
 final class GatewayStoreReadsTests: XCTestCase {
+    /// Runs a gateway `gw1` that reaches the devices `reached` of the bench's rollout through
+    /// `store`: it ends without a failure, having reported each of them completed.
+    private func updates(
+        _ bench: GatewayTestBench, _ reached: [Int], through store: CutStore, _ message: String = ""
+    ) async throws {
+        let gateway = try bench.gateway("gw1", sees: reached, store: store)
+        await gateway.run()
+        XCTAssertNil(gateway.failure.withLock { $0 }, message)
+        XCTAssertEqual(
+            gateway.reported(),
+            Dictionary(
+                uniqueKeysWithValues: reached.map { (GatewayTestBench.address($0), DeviceResult.completed) }),
+            message)
+    }
+
     /// A gateway that reaches 3 of a rollout's 40 devices (made with its inventory, as `rollout
     /// create` makes it) updates them, finds itself idle and exits without ever reading the
     /// rollout's whole status.
@@ -13,14 +28,7 @@ final class GatewayStoreReadsTests: XCTestCase {
         let bench = try GatewayTestBench(self)
         try await bench.createRollout("spring", devices: 40, withInventory: true)
         let counting = CutStore(try bench.openStore())
-        let reached = [1, 5, 7]
-        let gateway = try bench.gateway("gw1", sees: reached, store: counting)
-        await gateway.run()
-        XCTAssertNil(gateway.failure.withLock { $0 })
-        XCTAssertEqual(
-            gateway.reported(),
-            Dictionary(
-                uniqueKeysWithValues: reached.map { (GatewayTestBench.address($0), DeviceResult.completed) }))
+        try await updates(bench, [1, 5, 7], through: counting)
         XCTAssertEqual(counting.statusCalls, 0, "read every device of the rollout")
         let store = try bench.openStore()
         let summary = try await store.summary(of: "spring")
@@ -39,17 +47,7 @@ final class GatewayStoreReadsTests: XCTestCase {
             let bench = try GatewayTestBench(self)
             try await bench.createRollout("spring", devices: 40, withInventory: true, entries: entries)
             let counting = CutStore(try bench.openStore())
-            let reached = [2, 3, 9, 10, 11, 20]
-            let gateway = try bench.gateway("gw1", sees: reached, store: counting)
-            await gateway.run()
-            XCTAssertNil(gateway.failure.withLock { $0 })
-            XCTAssertEqual(
-                gateway.reported(),
-                Dictionary(
-                    uniqueKeysWithValues: reached.map {
-                        (GatewayTestBench.address($0), DeviceResult.completed)
-                    }),
-                "entries: \(entries)")
+            try await updates(bench, [2, 3, 9, 10, 11, 20], through: counting, "entries: \(entries)")
             XCTAssertEqual(counting.inventoryCalls, entries ? 0 : 1, "entries: \(entries)")
             XCTAssertEqual(counting.entriesCalls, entries ? 2 : 1, "entries: \(entries)")
         }

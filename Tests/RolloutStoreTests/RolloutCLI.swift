@@ -28,6 +28,18 @@ enum RolloutCLI {
         return (output.status, try XCTUnwrap(lines.first, output.stderr))
     }
 
+    /// What most CLI tests start from: a fresh folder (`temporaryFolder`), an inventory of
+    /// `devices` devices in it (`inventory(devices:in:)`) and the path of an embedded store beside it.
+    static func workspace(_ test: XCTestCase, devices: Int) throws -> (
+        folder: URL, inventory: String, store: String
+    ) {
+        let folder = try temporaryFolder(test)
+        return (
+            folder, try inventory(devices: devices, in: folder).path,
+            folder.appendingPathComponent("rollouts.sqlite").path
+        )
+    }
+
     /// A fresh folder under the temporary directory, removed when `test` ends.
     static func temporaryFolder(_ test: XCTestCase) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -62,9 +62,7 @@ final class RolloutCLITests: XCTestCase {
     /// `rollout create` keeps each device's entry as an inventory file of that entry alone, with
     /// the defaults, for the gateways to read instead of the whole inventory.
     func testCreateKeepsEachDevicesEntry() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 3, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (folder, inventory, store) = try RolloutCLI.workspace(self, devices: 3)
         let created = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
         XCTAssertEqual(created.status, 0)
         let stored = try EmbeddedRolloutStore(path: store)
@@ -80,9 +78,7 @@ final class RolloutCLITests: XCTestCase {
     }
 
     func testErrorsFollowTheContract() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (folder, inventory, store) = try RolloutCLI.workspace(self, devices: 1)
         _ = try await RolloutCLI.run(["create", "r", inventory, "--store", store])
         let cases: [([String], Int32, String)] = [
             (["create", "r", inventory, "--store", store], 64, "rollout_exists"),

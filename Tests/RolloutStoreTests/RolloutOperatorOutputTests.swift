@@ -8,9 +8,7 @@ import XCTest
 /// given back or skipped, and names refused (issue 35).
 final class RolloutOperatorOutputTests: XCTestCase {
     func testListNamesEveryRolloutAndTheMissingOnePointsAtIt() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 2, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 2)
         let empty = try await RolloutCLI.run(["list", "--store", store])
         XCTAssertEqual(empty.status, 0)
         XCTAssertEqual(try empty.object.objects("rollouts").count, 0)
@@ -35,9 +33,7 @@ final class RolloutOperatorOutputTests: XCTestCase {
     /// A device given back is no longer held, in JSON and in the text; a skip has its reason
     /// and no error.
     func testStatusTellsHeldFromGivenBackAndASkipFromAFailure() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 3, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 3)
         _ = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
         let gateway = try EmbeddedRolloutStore(path: store)
         let claims = try await gateway.claim(
@@ -94,9 +90,7 @@ final class RolloutOperatorOutputTests: XCTestCase {
     }
 
     func testEmptyNamesAreUsageErrors() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 1)
         let rollout = try await RolloutCLI.run(["create", "", inventory, "--store", store])
         XCTAssertEqual(rollout.status, 64)
         XCTAssertEqual(try rollout.object.object("error").string("class"), "usage")

@@ -92,9 +92,7 @@ final class StoreArgumentCLITests: XCTestCase {
 
     /// With `--verbose`, one log line names the store it opens.
     func testVerboseNamesTheStoreOnce() async throws {
-        let folder = try RolloutCLI.temporaryFolder(self)
-        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
-        let store = folder.appendingPathComponent("rollouts.sqlite").path
+        let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 1)
         let output = try await CLIRunner.run([
             "rollout", "create", "a", inventory, "--store", store, "--verbose",
         ])
