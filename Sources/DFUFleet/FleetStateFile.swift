@@ -29,9 +29,9 @@ public final class FleetStateFile: Sendable {
     private let store: Locked<EmbeddedRolloutStore?>
     /// The last of the writes, each waiting for the one before (`record`).
     private let lastWrite = Locked<Task<Void, Never>?>(nil)
-    /// Whether a write found the rollout cancelled (`rollout cancel --store FILE`): nothing is
-    /// written after it, and the fleet hears of it once.
-    private let cancelled = Locked(false)
+    /// Whether a write found the rollout paused or cancelled (`rollout pause`/`cancel --store
+    /// FILE`): nothing is written after it, and the fleet hears of it once.
+    private let stopped = Locked(false)
 
     /// Opens the state of the rollout of the inventory whose identity is `inventory`; a missing
     /// file is an empty state, created only when a device finishes. Throws when the file
@@ -59,8 +59,10 @@ public final class FleetStateFile: Sendable {
                 )
             }
             let status = rollouts.isEmpty ? nil : try await opened.status(of: inventory)
-            if status?.summary.state == .cancelled {
-                throw FleetInventoryError(Self.cancelledAtStart(url, rollout: inventory))
+            if let state = status?.summary.state,
+                let refusal = Self.stoppedAtStart(url, state, rollout: inventory)
+            {
+                throw FleetInventoryError(refusal)
             }
             let devices = status?.devices ?? []
             done = Locked(Dictionary(uniqueKeysWithValues: devices.compactMap(Self.entry)))
@@ -77,7 +79,8 @@ public final class FleetStateFile: Sendable {
 
     /// Records a device that completed or was up to date, after every write before it;
     /// `devices` (the inventory's, in order) make the rollout when it is not there yet.
-    /// `failed` hears of a write that failed, `halt` (once) of the rollout found cancelled.
+    /// `failed` hears of a write that failed, `halt` (once) of the rollout found paused
+    /// or cancelled.
     func record(
         _ report: FleetDeviceReport, devices: [String], halt: @escaping @Sendable (String) -> Void,
         failed: @escaping @Sendable (String) -> Void
@@ -96,12 +99,12 @@ public final class FleetStateFile: Sendable {
             let previous = last
             last = Task {
                 await previous?.value
-                guard !self.cancelled.withLock({ $0 }) else { return }
+                guard !self.stopped.withLock({ $0 }) else { return }
                 do {
                     try await self.write(report.device, outcome, devices: devices)
-                } catch is RolloutCancelled {
-                    self.cancelled.withLock { $0 = true }
-                    halt(Self.cancelledWhileRunning(self.url))
+                } catch let stopped as RolloutStopped {
+                    self.stopped.withLock { $0 = true }
+                    halt(Self.stoppedWhileRunning(self.url, stopped, rollout: self.rollout))
                 } catch {
                     failed("could not write the state file \(self.url.path): \(error)")
                 }
@@ -131,10 +134,11 @@ public final class FleetStateFile: Sendable {
         let claims = try await store.claim(
             rollout, for: "fleet", among: [device], limit: 1, lease: .seconds(10))
         guard let claim = claims.first else {
-            if try await store.summary(of: rollout).state == .cancelled { throw RolloutCancelled() }
+            let state = try await store.summary(of: rollout).state
+            if state == .paused || state == .cancelled { throw RolloutStopped(state: state) }
             throw FleetInventoryError(
                 "its rollout \(rollout) did not let the fleet claim \(device) "
-                    + "(cancelled with `rollout cancel`, or another process holds the device)")
+                    + "(another process holds the device)")
         }
         try await store.report(claim, outcome)
     }

@@ -53,8 +53,10 @@ final class FleetStateFileTests: XCTestCase {
     }
 
     /// The state file of a fleet of `devices` as the fleet leaves it after its first write
-    /// (rollout `v1`, no packages, the empty inventory of a fleet made without one), then cancelled as `rollout cancel --store FILE v1` does.
-    private func cancelledStateFile(devices: [String], openedBefore: Bool) async throws
+    /// (rollout `v1`, no packages, the empty inventory of a fleet made without one), then steered as `rollout pause`/`cancel --store FILE v1` do.
+    private func steeredStateFile(
+        devices: [String], openedBefore: Bool, steer: RolloutCommand
+    ) async throws
         -> (url: URL, state: FleetStateFile?)
     {
         let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("state.sqlite")
@@ -65,13 +67,14 @@ final class FleetStateFileTests: XCTestCase {
                 devices: devices.map { RolloutDevice(device: $0, packageSHA256: nil) },
                 inventory: RolloutInventory(bytes: Data(), folder: "")))
         let state = openedBefore ? try await FleetStateFile(url: url, inventory: "v1") : nil
-        try await store.apply(.cancel, to: "v1")
+        try await store.apply(steer, to: "v1")
         await store.close()
         return (url, state)
     }
 
     func testAFleetResumedOnACancelledStateFileIsRefusedWithWhatToDo() async throws {
-        let (url, _) = try await cancelledStateFile(devices: ["C0:DE:00:00:00:00"], openedBefore: false)
+        let (url, _) = try await steeredStateFile(
+            devices: ["C0:DE:00:00:00:00"], openedBefore: false, steer: .cancel)
         let refused = await refusal(opening: url)
         XCTAssertEqual(
             refused,
@@ -80,10 +83,38 @@ final class FleetStateFileTests: XCTestCase {
                 + "delete it to start afresh, or give another --state file")
     }
 
+    func testAFleetResumedOnAPausedStateFileIsRefusedWithWhatToDo() async throws {
+        let (url, _) = try await steeredStateFile(
+            devices: ["C0:DE:00:00:00:00"], openedBefore: false, steer: .pause)
+        let refused = await refusal(opening: url)
+        XCTAssertEqual(
+            refused,
+            "\(url.path): its rollout is paused (`rollout pause`); "
+                + "`rollout resume v1 --store \(url.path)` lets the fleet go on")
+    }
+
     func testARunningFleetWhoseStateFileIsCancelledHaltsOnce() async throws {
+        try await assertARunningFleetHaltsOnce(steer: .cancel) { url in
+            "\(url.path): its rollout was cancelled (`rollout cancel`); no more updates are started"
+        }
+    }
+
+    func testARunningFleetWhoseStateFileIsPausedHaltsOnce() async throws {
+        try await assertARunningFleetHaltsOnce(steer: .pause) { url in
+            "\(url.path): its rollout was paused (`rollout pause`); no more updates are started; "
+                + "`rollout resume v1 --store \(url.path)`, then run the fleet again to go on"
+        }
+    }
+
+    /// A fleet of four devices, one at a time, whose state file's rollout is steered by `steer`
+    /// after the fleet opened it: the first device's write finds it, the fleet halts once with
+    /// `reason` and starts no other device.
+    private func assertARunningFleetHaltsOnce(
+        steer: RolloutCommand, reason: (URL) -> String
+    ) async throws {
         let configurations = (0..<4).map { FleetFixtures.device($0, kind: .secureApp, firmware: "1.0.0") }
         let devices = configurations.map(\.address.description)
-        let (url, state) = try await cancelledStateFile(devices: devices, openedBefore: true)
+        let (url, state) = try await steeredStateFile(devices: devices, openedBefore: true, steer: steer)
         let (adapter, _) = try FleetAdapter.simulated(configurations)
         let fleet = try Fleet(
             inventory: try FleetInventory(
@@ -99,10 +130,9 @@ final class FleetStateFileTests: XCTestCase {
             default: break
             }
         }
-        let reason = "\(url.path): its rollout was cancelled (`rollout cancel`); no more updates are started"
-        XCTAssertEqual(halts.withLock { $0 }, [reason])
-        XCTAssertEqual(errors.withLock { $0 }, [], "the cancel is told once, not as every device's error")
+        XCTAssertEqual(halts.withLock { $0 }, [reason(url)])
+        XCTAssertEqual(errors.withLock { $0 }, [], "the stop is told once, not as every device's error")
         XCTAssertEqual(report.devices.map(\.result), [.completed, .notStarted, .notStarted, .notStarted])
-        XCTAssertEqual(report.devices.dropFirst().map(\.reason), Array(repeating: reason, count: 3))
+        XCTAssertEqual(report.devices.dropFirst().map(\.reason), Array(repeating: reason(url), count: 3))
     }
 }
