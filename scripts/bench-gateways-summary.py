@@ -70,6 +70,26 @@ def phase_figures(work, phase, start, concurrency):
     return to_packet, idle, first, end
 
 
+def hand_over(work, concurrency):
+    """The gateways' empty slot in parts: a device's result to the store's answer to its report
+    (`reported`); a result to the next claim in the same process (paired as in `phase_figures`);
+    a device's claim to its connection."""
+    to_reported, to_claim, to_connect = [], [], []
+    for events in processes(work, "gateway"):
+        results = firsts(events, result)
+        reported = dict((device, time) for time, device in firsts(events, lambda e: e["event"] == "reported"))
+        to_reported += [reported[device] - time for time, device in results if device in reported]
+        claims = firsts(events, lambda event: event["event"] == "claimed")
+        to_claim += [c[0] - r[0] for c, r in zip(claims[concurrency:], results)]
+        connections = dict((device, time) for time, device in firsts(events, connecting))
+        to_connect += [connections[device] - time for time, device in claims if device in connections]
+    return {
+        "result_to_reported_ms": figures(to_reported),
+        "result_to_next_claim_ms": figures(to_claim),
+        "claim_to_connect_ms": figures(to_connect),
+    }
+
+
 def main():
     work, gateways, per_gateway, concurrency, factor, fleet_wall, gateway_wall, calls, commits, cpu = sys.argv[1:]
     gateways, per_gateway, concurrency = int(gateways), int(per_gateway), int(concurrency)
@@ -92,6 +112,7 @@ def main():
         "claim_to_first_packet_ms": figures(claim),
         "connect_to_first_packet_ms": {"fleet": figures(fleet_connect), "gateway": figures(gateway_connect)},
         "result_to_next_connect_ms": {"fleet": figures(fleet_idle), "gateway": figures(gateway_idle)},
+        "gateway_hand_over": hand_over(work, concurrency),
         "start_to_first_connect_ms": {"fleet": figures(fleet_first), "gateway": figures(gateway_first)},
         "last_result_to_exit_ms": {"fleet": figures(fleet_end), "gateway": figures(gateway_end)},
         "gateway_statements_per_device": None if calls == "null" else round(int(calls) / devices, 2),

@@ -43,34 +43,10 @@ public struct GatewayAgent: Sendable {
 
 /// One run of the agent: its claims, the rollouts it has loaded, and its view of the store.
 final class GatewayLoop: Sendable {
-    struct State {
-        /// Devices being updated now, by the identifier and the rollout.
-        var running: [DeviceIdentifier: String] = [:]
-        var contexts: [String: RolloutContext] = [:]
-        /// Of each rollout, the identifiers seen so far that the store was asked about, and
-        /// those of them that are its devices, by the name the store knows each by (a rollout's
-        /// devices never change): the store is asked once per identifier (`members`).
-        var asked: [String: Set<DeviceIdentifier>] = [:]
-        var members: [String: [DeviceIdentifier: String]] = [:]
-        /// Of each rollout, its devices this gateway sees that have no result as far as it
-        /// knows, in the order it claims them (`candidates`).
-        var queue: [String: [String]] = [:]
-        /// Of each rollout, its devices found since its entries were last read (`readEntries`).
-        var unread: [String: [String]] = [:]
-        var unusable: Set<String> = []
-        /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
-        var waitingFor: Set<String> = []
-        var storeAway = false
-        /// When the store last took the gateway's presence, and its rollouts as last read
-        /// (`GatewayLoop+Polling`).
-        var announced: ContinuousClock.Instant?
-        var rollouts: (names: [String], read: ContinuousClock.Instant)?
-    }
-
     let agent: GatewayAgent
     let emit: @Sendable (GatewayEvent) -> Void
     let metrics: GatewayMetrics
-    let state = Locked(State())
+    let state = Locked(GatewayLoopState())
     private let wakeup = Wakeup()
     /// This run among the gateways of the same name (`RolloutStore.announce`).
     let instance = UUID().uuidString
@@ -127,26 +103,24 @@ final class GatewayLoop: Sendable {
 
     /// Claims what the gateway has room for, rollout by rollout, and starts each update.
     /// Returns the devices seen and whether anything was claimed.
-    private func claimWork(group: inout TaskGroup<Void>) async throws -> (Set<DeviceIdentifier>, Bool) {
-        var free = configuration.concurrency - state.withLock { $0.running.count }
+    private func claimWork(group: inout TaskGroup<Void>) async throws -> (Sighting, Bool) {
+        var free = configuration.concurrency - state.withLock { $0.slotsTaken }
         // full: nothing to ask the store (the running updates renew their own leases)
-        guard free > 0 else { return ([], false) }
+        guard free > 0 else { return (Sighting(simulated: [], heard: []), false) }
         let rollouts = try await self.rollouts(fresh: false)
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         metrics.sawDevices(seen.count)
         var claimed = false
         for rollout in rollouts where free > 0 {
-            let members = try await members(of: rollout, among: seen)
-            guard !members.isEmpty, let context = try await context(of: rollout) else { continue }
+            guard try await learnMembers(of: rollout, among: seen),
+                let context = try await context(of: rollout)
+            else { continue }
             try await readEntries(of: context)
             // a second batch when the first one was spent (its devices done or taken)
             for _ in 0..<2 {
-                let (busy, mine) = state.withLock { state in
-                    (Set(state.running.keys), state.running.values.filter { $0 == rollout }.count)
-                }
-                let available = Set(members.filter { !busy.contains($0.key) }.values)
+                let mine = state.withLock { $0.slotsTaken(by: rollout) }
                 let limit = min(free, context.concurrency - mine)
-                let batch = candidates(of: rollout, among: available, for: limit)
+                let batch = candidates(of: rollout, among: seen, for: limit)
                 guard !batch.isEmpty, limit > 0 else { break }
                 let sent = ContinuousClock.now
                 let claims = try await agent.store.claim(
@@ -175,15 +149,18 @@ final class GatewayLoop: Sendable {
         let run = GatewayDeviceRun(
             claim: claim, device: identifier, claimSent: sent, context: context, reach: agent.reach,
             store: agent.store,
-            configuration: configuration, describe: agent.describe, emit: emit)
+            configuration: configuration, describe: agent.describe, emit: emit,
+            updateEnded: {
+                self.state.withLock { _ = $0.reporting.insert(identifier) }
+                self.wakeup.signal()
+            })
         group.addTask {
             let recorded = await run.run()
             self.state.withLock { state in
                 state.running.removeValue(forKey: identifier)
+                state.reporting.remove(identifier)
                 // with its result recorded, no later batch names it (nor makes a claim short)
-                if recorded, let at = state.queue[claim.rollout]?.firstIndex(of: claim.device) {
-                    state.queue[claim.rollout]?.remove(at: at)
-                }
+                if recorded { state.queue[claim.rollout]?.remove(claim.device) }
             }
             self.wakeup.signal()
         }

@@ -19,6 +19,11 @@ struct GatewayDeviceRun: Sendable {
     /// The device's fleet report as the store keeps it (the CLI's JSON of it).
     let describe: @Sendable (FleetDeviceReport) -> Data?
     let emit: @Sendable (GatewayEvent) -> Void
+    /// Called when the update ended with a result whose report cannot narrow what the store
+    /// lets be claimed (completed or skipped: neither halts the rollout), before that report:
+    /// the gateway claims the next device while it is under way, not after (issue 39). A
+    /// failure's report may halt the rollout, so its slot is freed only once it is recorded.
+    let updateEnded: @Sendable () -> Void
 
     /// Returns whether the store recorded the device's result.
     func run() async -> Bool {
@@ -63,6 +68,7 @@ struct GatewayDeviceRun: Sendable {
             )
             return false
         }
+        if DeviceResult(report.result)?.passesCanary == true { updateEnded() }
         return await self.report(report, keeper: keeper)
     }
 

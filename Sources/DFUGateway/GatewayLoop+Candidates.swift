@@ -1,4 +1,5 @@
 import DFURollout
+import GATT
 
 /// A claim names a small batch of the gateway's devices, not every device it sees: the store's
 /// work for a claim then follows the batch, not the gateway's reach nor the rollout (issue 39).
@@ -10,12 +11,16 @@ extension GatewayLoop {
     static let candidatesPerDevice = 8
     static let smallestBatch = 32
 
-    /// The first devices of the rollout's queue among `available` (seen, not being updated
-    /// here), enough for a claim of `limit`.
-    func candidates(of rollout: String, among available: Set<String>, for limit: Int) -> [String] {
+    /// The first devices of the rollout's queue that are seen and not being updated here,
+    /// enough for a claim of `limit`.
+    func candidates(of rollout: String, among seen: Sighting, for limit: Int) -> [String] {
         let size = max(Self.smallestBatch, limit * Self.candidatesPerDevice)
         return state.withLock { state in
-            Array(state.queue[rollout, default: []].lazy.filter(available.contains).prefix(size))
+            let running = state.running
+            return state.queue[rollout, default: ClaimQueue()].first(size) { device in
+                let identifier = DeviceIdentifier(device)
+                return running[identifier] == nil && seen.contains(identifier)
+            }
         }
     }
 
@@ -28,12 +33,12 @@ extension GatewayLoop {
         let read = try await agent.store.devices(of: rollout, named: Set(batch))
         let done = Set(read.filter { $0.result != nil }.map(\.device))
         let taken = Set(claims.map(\.device))
-        let moved = Set(batch).subtracting(done).subtracting(taken)
         return state.withLock { state in
-            let queue = state.queue[rollout, default: []]
-            let kept = queue.filter { !done.contains($0) && !moved.contains($0) }
-            state.queue[rollout] = kept + queue.filter(moved.contains)
-            return kept.count > taken.count
+            for device in done { state.queue[rollout, default: ClaimQueue()].remove(device) }
+            state.queue[rollout, default: ClaimQueue()].moveToEnd(
+                batch.filter { !done.contains($0) && !taken.contains($0) })
+            let queue = state.queue[rollout, default: ClaimQueue()]
+            return queue.count > batch.count(where: queue.contains)
         }
     }
 }

@@ -6,7 +6,7 @@ extension GatewayLoop {
     /// completed, or every device of it that this gateway reaches has its result. A paused
     /// rollout still has work: it may be resumed. `seen`: what the claim's look just saw (a
     /// second look would scan the adapters again).
-    func isIdle(_ rollouts: [String], seen: Set<DeviceIdentifier>) async throws -> Bool {
+    func isIdle(_ rollouts: [String], seen: Sighting) async throws -> Bool {
         for rollout in rollouts where !state.withLock({ $0.unusable.contains(rollout) }) {
             let members = try await members(of: rollout, among: seen)
             guard !members.isEmpty else { continue }

@@ -2,13 +2,18 @@ import DFURollout
 import GATT
 
 extension GatewayLoop {
-    /// The rollout's devices among `seen`, by the name the store knows each by. The store is
-    /// asked only about identifiers not asked about before, by key: the cost follows what the
-    /// gateway sees, not the rollout's size.
-    func members(of rollout: String, among seen: Set<DeviceIdentifier>) async throws
-        -> [DeviceIdentifier: String]
-    {
-        let unasked = state.withLock { seen.subtracting($0.asked[rollout, default: []]) }
+    /// Asks the store which of the identifiers seen and not asked about before are the
+    /// rollout's devices, by key, and queues those without a result. The simulated devices are
+    /// asked about once (every look sees them all); of the rest, only what was heard is compared
+    /// with what was asked: the cost follows what changed, not the rollout's size nor the
+    /// devices in reach. Returns whether the gateway knows any device of the rollout.
+    func learnMembers(of rollout: String, among seen: Sighting) async throws -> Bool {
+        let unasked = state.withLock { state in
+            let asked = state.asked[rollout, default: []]
+            let heard = seen.heard.filter { !asked.contains($0) }
+            guard !state.askedSimulated.contains(rollout) else { return heard }
+            return heard.union(seen.simulated.lazy.filter { !asked.contains($0) })
+        }
         if !unasked.isEmpty {
             let found = try await agent.store.devices(of: rollout, named: Self.names(of: unasked))
             state.withLock { state in
@@ -16,10 +21,21 @@ extension GatewayLoop {
                 for device in found {
                     state.members[rollout, default: [:]][DeviceIdentifier(device.device)] = device.device
                 }
-                state.queue[rollout, default: []] += found.filter { $0.result == nil }.map(\.device)
+                state.queue[rollout, default: ClaimQueue()].append(
+                    found.lazy.filter { $0.result == nil }.map(\.device))
                 state.unread[rollout, default: []] += found.map(\.device)
             }
         }
+        return state.withLock { state in
+            state.askedSimulated.insert(rollout)
+            return !state.members[rollout, default: [:]].isEmpty
+        }
+    }
+
+    /// The rollout's devices among `seen`, by the name the store knows each by: a walk over
+    /// every device of it the gateway knows, for the idle check only.
+    func members(of rollout: String, among seen: Sighting) async throws -> [DeviceIdentifier: String] {
+        _ = try await learnMembers(of: rollout, among: seen)
         return state.withLock { $0.members[rollout, default: [:]].filter { seen.contains($0.key) } }
     }
 

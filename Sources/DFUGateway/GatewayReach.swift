@@ -7,11 +7,14 @@ import NordicDFU
 public struct GatewayReach: Sendable {
     /// Simulated devices by the identifier they are named by.
     let simulated: [DeviceIdentifier: FleetAdapter]
+    /// Their identifiers, collected once: every look sees all of them.
+    let simulatedIdentifiers: Set<DeviceIdentifier>
     let adapters: [FleetAdapter]
 
     /// `simulated`: each simulated device's identifier and the adapter of its own central.
     public init(simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)], adapters: [FleetAdapter]) {
         self.simulated = Dictionary(simulated, uniquingKeysWith: { first, _ in first })
+        self.simulatedIdentifiers = Set(self.simulated.keys)
         self.adapters = adapters
     }
 
@@ -22,12 +25,11 @@ public struct GatewayReach: Sendable {
 
     func isSimulated(_ device: DeviceIdentifier) -> Bool { simulated[device] != nil }
 
-    /// The identifiers seen now: every simulated device, and what the Bluetooth adapters hear
-    /// within `window` (an address is also taken for the one below it, where an application
-    /// whose update was interrupted waits in its bootloader; protocol doc §0.4).
-    func seen(within window: Duration) async -> Set<DeviceIdentifier> {
-        var seen = Set(simulated.keys)
-        guard !adapters.isEmpty else { return seen }
+    /// What is seen now: every simulated device, and what the Bluetooth adapters hear within
+    /// `window` (an address is also taken for the one below it, where an application whose
+    /// update was interrupted waits in its bootloader; protocol doc §0.4).
+    func seen(within window: Duration) async -> Sighting {
+        guard !adapters.isEmpty else { return Sighting(simulated: simulatedIdentifiers, heard: []) }
         let heard = await withTaskGroup(of: [DeviceIdentifier].self) { group in
             for central in adapters.flatMap(\.centrals) {
                 group.addTask {
@@ -46,7 +48,27 @@ public struct GatewayReach: Sendable {
             }
             return await group.reduce(into: []) { $0 += $1 }
         }
-        seen.formUnion(heard)
-        return seen
+        return Sighting(simulated: simulatedIdentifiers, heard: Set(heard))
+    }
+}
+
+/// The identifiers one look of a gateway saw, in two parts: the simulated devices, the same at
+/// every look (so the loop handles them once, not at each wake: issue 39), and what the
+/// adapters heard this time.
+struct Sighting: Sendable {
+    let simulated: Set<DeviceIdentifier>
+    /// Heard by the adapters, none of them simulated.
+    let heard: Set<DeviceIdentifier>
+
+    init(simulated: Set<DeviceIdentifier>, heard: Set<DeviceIdentifier>) {
+        self.simulated = simulated
+        // filtered: the walk follows what was heard, not the simulated devices
+        self.heard = heard.filter { !simulated.contains($0) }
+    }
+
+    var count: Int { simulated.count + heard.count }
+
+    func contains(_ identifier: DeviceIdentifier) -> Bool {
+        simulated.contains(identifier) || heard.contains(identifier)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// A gateway's store that can be cut off, as by a network cut: after `cut()` every call fails
 /// as a store that cannot be reached (or, given another failure, refuses as that). Remembers the end of the last lease the store granted, and
 /// counts the claims, whole statuses and inventories, announcements and rollout lists asked for, and the devices
-/// with a result that claims named.
+/// with a result that claims named. Can hold a report until claims come (`holdNextReport`).
 final class CutStore: RolloutStore {
     private let store: EmbeddedRolloutStore
     private let state = Locked(
@@ -13,7 +13,8 @@ final class CutStore: RolloutStore {
             cut: StoreFailure?.none, lastLeaseEnd: Date?.none, claimCalls: 0, statusCalls: 0,
             announceCalls: 0,
             rolloutsCalls: 0, reported: Set<String>(), namedReported: 0,
-            calls: 0, inventoryCalls: 0, entriesCalls: 0
+            calls: 0, inventoryCalls: 0, entriesCalls: 0, holdUntilClaims: Int?.none,
+            claimsReachedWhileHeld: false
         ))
 
     init(_ store: EmbeddedRolloutStore) { self.store = store }
@@ -45,6 +46,14 @@ final class CutStore: RolloutStore {
 
     /// Lists of the rollouts (`rollouts`) asked for so far.
     var rolloutsCalls: Int { state.withLock { $0.rolloutsCalls } }
+
+    /// Holds the next report, before it is recorded, until the store was asked for `claims`
+    /// claims in all, or for 2 s at most (a gateway that claims only after the report waits it
+    /// out).
+    func holdNextReport(untilClaims claims: Int) { state.withLock { $0.holdUntilClaims = claims } }
+
+    /// Whether the claims the held report waited for were asked for before it was recorded.
+    var claimsReachedWhileHeld: Bool { state.withLock { $0.claimsReachedWhileHeld } }
 
     /// In the store's clock.
     var lastLeaseEnd: Date? { state.withLock { $0.lastLeaseEnd } }
@@ -128,6 +137,17 @@ final class CutStore: RolloutStore {
 
     func report(_ claim: DeviceClaim, _ outcome: DeviceOutcome) async throws -> RolloutState {
         try reach()
+        let awaited: Int? = state.withLock { state in
+            defer { state.holdUntilClaims = nil }
+            return state.holdUntilClaims
+        }
+        if let awaited {
+            let end = ContinuousClock.now + .seconds(2)
+            while claimCalls < awaited, ContinuousClock.now < end {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            state.withLock { $0.claimsReachedWhileHeld = $0.claimCalls >= awaited }
+        }
         let state = try await store.report(claim, outcome)
         self.state.withLock { _ = $0.reported.insert(claim.device) }
         return state

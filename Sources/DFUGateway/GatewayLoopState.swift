@@ -1,0 +1,42 @@
+import DFURollout
+import Foundation
+import GATT
+
+/// What one run of a gateway's loop knows (`GatewayLoop`): its claims, the rollouts it has
+/// loaded, and its view of the store.
+struct GatewayLoopState {
+    /// Devices claimed and not ended here, by the identifier and the rollout.
+    var running: [DeviceIdentifier: String] = [:]
+    /// Of `running`, the devices whose update ended with a result whose report is under
+    /// way (`GatewayDeviceRun.updateEnded`): their slots are free.
+    var reporting: Set<DeviceIdentifier> = []
+    var contexts: [String: RolloutContext] = [:]
+    /// Of each rollout, the identifiers seen so far that the store was asked about, and
+    /// those of them that are its devices, by the name the store knows each by (a rollout's
+    /// devices never change): the store is asked once per identifier (`learnMembers`).
+    var asked: [String: Set<DeviceIdentifier>] = [:]
+    var members: [String: [DeviceIdentifier: String]] = [:]
+    /// The rollouts the store was asked about every simulated device of.
+    var askedSimulated: Set<String> = []
+    /// Of each rollout, its devices this gateway has found that have no result as far as it
+    /// knows, in the order it claims them (`candidates`).
+    var queue: [String: ClaimQueue] = [:]
+    /// Of each rollout, its devices found since its entries were last read (`readEntries`).
+    var unread: [String: [String]] = [:]
+    var unusable: Set<String> = []
+    /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
+    var waitingFor: Set<String> = []
+    var storeAway = false
+    /// When the store last took the gateway's presence, and its rollouts as last read
+    /// (`GatewayLoop+Polling`).
+    var announced: ContinuousClock.Instant?
+    var rollouts: (names: [String], read: ContinuousClock.Instant)?
+
+    /// The slots taken: devices being updated, not those whose result is being reported.
+    var slotsTaken: Int { running.count - reporting.count }
+
+    /// The slots taken by the rollout's devices.
+    func slotsTaken(by rollout: String) -> Int {
+        running.count(where: { $0.value == rollout && !reporting.contains($0.key) })
+    }
+}
