@@ -4,9 +4,9 @@ import SimulatorProcess
 import XCTest
 
 /// BlueZ's own `bluetoothctl`, a client this project did not write, pairs with `dfu-sim` served
-/// with security on the same bluetoothd (docs/pairing.md, "bluetoothctl"). Before pairing, the
-/// device refuses a subscription to its SMP characteristic; after it, an SMP echo written there
-/// is answered, and bluetoothctl shows the bond.
+/// with security on the same bluetoothd (docs/pairing.md, "`bluetoothctl` pairing with
+/// `dfu-sim`"). Before pairing, the device refuses a subscription to its SMP characteristic;
+/// after it, an SMP echo written there is answered, and bluetoothctl shows the bond.
 final class BluetoothctlPairingTests: DFUThroughBlueZTestCase {
     /// bluetoothctl's session, ended when the test ends.
     private var session: BluetoothctlSession?

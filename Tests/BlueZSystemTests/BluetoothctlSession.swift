@@ -4,7 +4,8 @@ import XCTest
 
 /// BlueZ's own `bluetoothctl` (the host's, /usr/bin) run interactively: commands go to its
 /// standard input one at a time, and each is answered by waiting for a text in what it printed
-/// since. A client this project did not write (docs/pairing.md, "bluetoothctl").
+/// since. A client this project did not write (docs/pairing.md, "`bluetoothctl` pairing with
+/// `dfu-sim`").
 final class BluetoothctlSession: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
