@@ -38,8 +38,10 @@ final class BluetoothctlSession: @unchecked Sendable {
     /// Everything it printed so far.
     var transcript: String { output.withLock { String(decoding: $0, as: UTF8.self) } }
 
-    /// Types `command` and a newline; `expect` then looks only at what comes after it.
+    /// Types `command` and a newline; `expect` then looks only at what comes after it. Throws
+    /// when bluetoothctl has ended (a write to its closed input would end this process by SIGPIPE).
     func send(_ command: String) throws {
+        guard process.isRunning else { throw BluetoothctlEnded(command: command, transcript: transcript) }
         let printed = output.withLock { $0.count }
         mark.withLock { $0 = printed }
         try input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
@@ -73,7 +75,7 @@ final class BluetoothctlSession: @unchecked Sendable {
 
     /// Types `quit` and waits (at most 10 s) for it to end; ends it by its pid otherwise.
     func quit() async throws {
-        try? send("quit")
+        if process.isRunning { try? send("quit") }
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
@@ -86,4 +88,11 @@ final class BluetoothctlSession: @unchecked Sendable {
         let start = mark.withLock { $0 }
         return output.withLock { String(decoding: $0.dropFirst(start), as: UTF8.self) }
     }
+}
+
+/// bluetoothctl ended before a command could be typed.
+struct BluetoothctlEnded: Error, CustomStringConvertible {
+    var command: String
+    var transcript: String
+    var description: String { "bluetoothctl ended before `\(command)`:\n\(transcript)" }
 }
