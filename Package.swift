@@ -284,7 +284,8 @@ let package = Package(
             name: "BlueZSystemTests",
             dependencies: [
                 "CHeapInUse", "DFUSupport", "SimulatorProcess",
-                "BlueZ", "DBus", "GATT", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "BlueZ", "DBus", "GATT", "MCUmgr", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]
 )

@@ -31,6 +31,26 @@ extension SystemTestEnvironment {
         XCTAssertEqual(result.status, 0, "btmgmt power: \(result.stdout) \(result.stderr)")
     }
 
+    /// Lets adapter `index` accept pairings that bond, or makes it refuse them (`btmgmt
+    /// bondable`): the kernel's SMP then answers a pairing request asking for a bond with "Pairing
+    /// Not Supported", as a device not in its pairing mode does.
+    static func setBondable(of index: Int, _ bondable: Bool) async throws {
+        let result = try await run(
+            URL(fileURLWithPath: "/usr/bin/btmgmt"),
+            ["--index", String(index), "bondable", bondable ? "on" : "off"],
+            timeout: .seconds(20))
+        XCTAssertEqual(result.status, 0, "btmgmt bondable: \(result.stdout) \(result.stderr)")
+    }
+
+    /// The address of adapter `index` (`btmgmt info`), e.g. for `bluetoothctl select`.
+    static func address(of index: Int) async throws -> String {
+        let result = try await run(
+            URL(fileURLWithPath: "/usr/bin/btmgmt"), ["--index", String(index), "info"], timeout: .seconds(20)
+        )
+        let found = result.stdout.firstMatch(of: /addr ([0-9A-F:]{17})/)
+        return try XCTUnwrap(found.map { String($0.1) }, "btmgmt info: \(result.stdout) \(result.stderr)")
+    }
+
     private static func controlBluetoothd(_ command: String, timeout: Duration) async throws {
         let script = URL(fileURLWithPath: repositoryFile("scripts/vm/bluetoothd-control.sh"))
         let result = try await run(script, [command], timeout: timeout)
