@@ -112,7 +112,7 @@ vm_suites() {
     # 5.66: Debian's btvirt, the fleet test the changed one; another BlueZ: its own (changed) btvirt
     local system_btvirt=btvirt fleet_btvirt=$fleet_btvirt
     [ -n "$2" ] && system_btvirt=- fleet_btvirt=-
-    for run in "system$suffix 1200 2 $system_btvirt $classes" "fleet$suffix 300 4 $fleet_btvirt $fleet"; do
+    for run in "system$suffix 1500 2 $system_btvirt $classes" "fleet$suffix 300 4 $fleet_btvirt $fleet"; do
         set -- $run
         name=$1 attempt=0
         until system_tests "$@"; do
