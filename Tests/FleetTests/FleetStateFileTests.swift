@@ -73,24 +73,28 @@ final class FleetStateFileTests: XCTestCase {
     }
 
     func testAFleetResumedOnACancelledStateFileIsRefusedWithWhatToDo() async throws {
-        let (url, _) = try await steeredStateFile(
-            devices: ["C0:DE:00:00:00:00"], openedBefore: false, steer: .cancel)
-        let refused = await refusal(opening: url)
+        let (refused, path) = try await refusalOfAFleetResumed(after: .cancel)
         XCTAssertEqual(
             refused,
-            "\(url.path): its rollout was cancelled (`rollout cancel`) and is not resumed; "
-                + "`rollout status v1 --store \(url.path)` shows what it recorded; "
+            "\(path): its rollout was cancelled (`rollout cancel`) and is not resumed; "
+                + "`rollout status v1 --store \(path)` shows what it recorded; "
                 + "delete it to start afresh, or give another --state file")
     }
 
     func testAFleetResumedOnAPausedStateFileIsRefusedWithWhatToDo() async throws {
-        let (url, _) = try await steeredStateFile(
-            devices: ["C0:DE:00:00:00:00"], openedBefore: false, steer: .pause)
-        let refused = await refusal(opening: url)
+        let (refused, path) = try await refusalOfAFleetResumed(after: .pause)
         XCTAssertEqual(
             refused,
-            "\(url.path): its rollout is paused (`rollout pause`); "
-                + "`rollout resume v1 --store \(url.path)` lets the fleet go on")
+            "\(path): its rollout is paused (`rollout pause`); "
+                + "`rollout resume v1 --store \(path)` lets the fleet go on")
+    }
+
+    /// Why a fleet started on a state file steered by `steer` since its last run is refused,
+    /// and the file's path.
+    private func refusalOfAFleetResumed(after steer: RolloutCommand) async throws -> (String?, String) {
+        let (url, _) = try await steeredStateFile(
+            devices: ["C0:DE:00:00:00:00"], openedBefore: false, steer: steer)
+        return (await refusal(opening: url), url.path)
     }
 
     func testARunningFleetWhoseStateFileIsCancelledHaltsOnce() async throws {
