@@ -2,7 +2,7 @@ import DFUSupport
 import Foundation
 import XCTest
 
-/// BlueZ's own `bluetoothctl` (the host's, /usr/bin) run interactively: commands go to its
+/// BlueZ's own `bluetoothctl` (of the BlueZ the VM runs) run interactively: commands go to its
 /// standard input one at a time, and each is answered by waiting for a text in what it printed
 /// since. A client this project did not write (docs/pairing.md, "`bluetoothctl` pairing with
 /// `dfu-sim`").
@@ -16,7 +16,7 @@ final class BluetoothctlSession: @unchecked Sendable {
 
     /// Starts `bluetoothctl ARGUMENTS…`; stopped by `quit()` (or its pid when the test ends).
     init(_ arguments: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/bluetoothctl")
+        process.executableURL = SystemTestEnvironment.bluetoothctl
         process.arguments = arguments
         let printed = Pipe()
         process.standardInput = input

@@ -112,7 +112,7 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     /// bluetoothd's device list on the central's adapter holds no bond for `address`.
     private func assertNoBond(_ address: String) async throws {
         let result = try await SystemTestEnvironment.run(
-            URL(fileURLWithPath: "/usr/bin/bluetoothctl"), ["info", address])
+            SystemTestEnvironment.bluetoothctl, ["info", address])
         XCTAssertFalse(result.stdout.contains("Paired: yes"), result.stdout)
     }
 }

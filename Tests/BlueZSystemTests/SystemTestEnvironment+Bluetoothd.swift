@@ -42,6 +42,14 @@ extension SystemTestEnvironment {
         XCTAssertEqual(result.status, 0, "btmgmt bondable: \(result.stdout) \(result.stderr)")
     }
 
+    /// The `bluetoothctl` of the BlueZ the VM runs: the one built beside another bluetoothd
+    /// (`scripts/vm/run.sh --bluez`, which names it in `DFU_VM_BLUETOOTHCTL`), else the host's.
+    static var bluetoothctl: URL {
+        URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["DFU_VM_BLUETOOTHCTL"]
+                ?? "/usr/bin/bluetoothctl")
+    }
+
     /// The address of adapter `index` (`btmgmt info`), e.g. for `bluetoothctl select`.
     static func address(of index: Int) async throws -> String {
         let result = try await run(

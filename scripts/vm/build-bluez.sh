@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Builds bluetoothd and btvirt of another BlueZ than the host's (Debian 12's 5.66), for the VM:
+# Builds bluetoothd, btvirt and bluetoothctl of another BlueZ than the host's (Debian 12's 5.66),
+# for the VM:
 # Debian 13's BlueZ 5.82 (`scripts/vm/run.sh --bluez DIR`; docs/bluez-module.md, "BlueZ 5.66 and
 # 5.82"). The source is Debian's source package (upstream tarball + Debian's patches), fetched
 # from Debian's archive and pinned by checksum; btvirt gets scripts/vm/btvirt-same-handle.py
 # (several links on one controller, docs/fleet.md). Configured with what bluetoothd needs on
-# Debian 12 (glib, D-Bus), nothing else built. About 2 minutes on 2 cores, then cached in
+# Debian 12 (glib, D-Bus, readline for bluetoothctl), nothing else built. About 2 minutes on 2 cores, then cached in
 # .build/bluez-VERSION, keyed on the checksums and this script's hash.
 #
 # usage: scripts/vm/build-bluez.sh [VERSION]   (5.82, the default) prints the directory holding
-#                                               bluetoothd and btvirt. Needs root to install the
+#                                               bluetoothd, btvirt and bluetoothctl. Needs root to install the
 #                                               build dependencies when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,14 +26,14 @@ pool=http://deb.debian.org/debian/pool/main/b/bluez
 out=$PWD/.build/bluez-$version
 stamp=$out/built-from
 recipe="$orig_sha256 $patches_sha256 $(cat "$0" scripts/vm/btvirt-same-handle.py | sha256sum | cut -d' ' -f1)"
-if [ -x "$out/bluetoothd" ] && [ -x "$out/btvirt" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$recipe" ]; then
+if [ -x "$out/bluetoothd" ] && [ -x "$out/btvirt" ] && [ -x "$out/bluetoothctl" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$recipe" ]; then
 	echo "$out"
 	exit 0
 fi
 started=$(date +%s)
 # what the fetch and the build need, from Debian 12 (as root, as scripts/vm/run.sh runs)
 missing=()
-for package in curl xz-utils patch gcc make libc6-dev pkg-config libglib2.0-dev libdbus-1-dev python3; do
+for package in curl xz-utils patch gcc make libc6-dev pkg-config libglib2.0-dev libdbus-1-dev libreadline-dev python3; do
 	dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -63,15 +64,15 @@ log=$work/build.log
 	# Debian's paths (bluetoothd finds the VM's tmpfs /var/lib/bluetooth); --enable-testing: btvirt
 	timeout 600 ./configure -q --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
 		--libexecdir=/usr/libexec --enable-testing --enable-debug --disable-obex --disable-cups \
-		--disable-manpages --disable-client --disable-udev --disable-systemd --disable-tools \
+		--disable-manpages --disable-udev --disable-systemd --disable-tools \
 		--disable-monitor --disable-mesh --disable-midi
-	# the generated headers first (lib/bluetooth/*.h, src/builtin.h), then the two programs only
+	# the generated headers first (lib/bluetooth/*.h, src/builtin.h), then the three programs only
 	built=$(printf 'print-built:\n\t@echo $(BUILT_SOURCES)\n' | make -s -f Makefile -f - print-built)
 	# shellcheck disable=SC2086
-	timeout 1200 make -j"$(nproc)" $built src/bluetoothd emulator/btvirt
+	timeout 1200 make -j"$(nproc)" $built src/bluetoothd emulator/btvirt client/bluetoothctl
 ) > "$log" 2>&1 || { tail -n 30 "$log" >&2; echo "build-bluez.sh: the build failed" >&2; exit 1; }
 mkdir -p "$out"
-cp "$src/src/bluetoothd" "$src/emulator/btvirt" "$out/"
+cp "$src/src/bluetoothd" "$src/emulator/btvirt" "$src/client/bluetoothctl" "$out/"
 echo "$recipe" > "$stamp"
 echo "build-bluez.sh: BlueZ $debian built in $(($(date +%s) - started)) s" >&2
 echo "$out"

@@ -11,7 +11,8 @@
 #   --btvirt PATH          run this btvirt instead of Debian's (scripts/vm/build-btvirt.sh)
 #   --bluez DIR            run DIR/bluetoothd (and DIR/btvirt unless --btvirt) instead of the
 #                          host's 5.66: another BlueZ, scripts/vm/build-bluez.sh (its D-Bus policy
-#                          stays the host's); default: $DFU_VM_BLUEZ when set (so that the
+#                          stays the host's; DIR/bluetoothctl, when there, is named to CMD in
+#                          DFU_VM_BLUETOOTHCTL); default: $DFU_VM_BLUEZ when set (so that the
 #                          scripts calling run.sh, e.g. nrf-ota.sh, run against it too)
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
@@ -52,7 +53,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,28p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,29p' "$0" >&2; exit 2; }
 bluetoothd=/usr/libexec/bluetooth/bluetoothd
 if [ -n "$bluez" ]; then
 	bluez=$(cd "$bluez" && pwd)
@@ -145,6 +146,8 @@ pwd > "$control/cwd"
 {
 	echo "export DFU_UPDATE_VM=1"
 	echo "export DFU_UPDATE_VM_CONTROLLERS=$controllers"
+	# that BlueZ's own client, when built beside it (scripts/vm/build-bluez.sh)
+	[ -n "$bluez" ] && [ -x "$bluez/bluetoothctl" ] && printf 'export DFU_VM_BLUETOOTHCTL=%q\n' "$bluez/bluetoothctl"
 	for name in "${pass_env[@]}"; do
 		[ -n "${!name+set}" ] && printf 'export %s=%q\n' "$name" "${!name}"
 	done
