@@ -89,19 +89,3 @@ final class DeviceProbeTests: XCTestCase {
         XCTAssertNil(absent)
     }
 }
-
-/// A Firmware Revision String characteristic that holds `bytes`.
-private final class FixedValue: GATTCharacteristic {
-    let bytes: [UInt8]
-    init(bytes: [UInt8]) { self.bytes = bytes }
-    var uuid: BluetoothUUID { DeviceInformationUUIDs.firmwareRevision }
-    var serviceUUID: BluetoothUUID { DeviceInformationUUIDs.service }
-    var properties: CharacteristicProperties { [.read] }
-    var maximumWriteWithoutResponseLength: Int { 20 }
-    func read(timeout: Duration) async throws -> [UInt8] { bytes }
-    func write(_ value: [UInt8], timeout: Duration) async throws {}
-    func writeWithoutResponse(_ value: [UInt8]) async throws {}
-    func subscribe(timeout: Duration) async throws -> AsyncThrowingStream<[UInt8], any Error> {
-        AsyncThrowingStream { $0.finish() }
-    }
-}

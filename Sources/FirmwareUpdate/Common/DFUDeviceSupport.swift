@@ -1,5 +1,4 @@
 import GATT
-import MCUmgr
 import NordicDFU
 
 /// What a device offers for firmware updates (Nordic DFU or SMP), found from its services by the detection ``DFUUpdater``
@@ -33,29 +32,26 @@ public struct DFUDeviceSupport: Sendable, Equatable {
     /// Version characteristic when there is one, within `timeout`. `uuids` name Nordic's
     /// services (for devices built with custom UUIDs) and `forceBootloaderMode` decides a Legacy
     /// device without a version, as `DFUOptions.Nordic`'s do in an update; SDK 12's experimental
-    /// buttonless service is always reported.
+    /// buttonless service is always reported. Each family is asked in turn
+    /// (`DFUOptions.deviceFamilies`).
     public static func detect(
         in services: [GATTService], uuids: DFUUUIDs = DFUUUIDs(), forceBootloaderMode: Bool = false,
         timeout: Duration
     ) async throws -> DFUDeviceSupport? {
-        // each family's detection in its folder, Nordic's first
-        if let nordic = try await nordic(
-            in: services, uuids: uuids, forceBootloaderMode: forceBootloaderMode, timeout: timeout)
-        {
-            return nordic
-        }
-        return smp(in: services)
+        var options = DFUOptions()
+        options.nordic.uuids = uuids
+        options.nordic.forceBootloaderMode = forceBootloaderMode
+        return try await detect(in: services, families: options.deviceFamilies, timeout: timeout)?.support
     }
 
     /// The protocol a device advertises by its service UUIDs: the Secure DFU service (0xFE59)
-    /// first, then the Legacy one, then SMP's; `nil` for none.
+    /// first, then the Legacy one, then SMP's (`DFUOptions.deviceFamilies`' order); `nil` for none.
     public static func advertisedProtocol(_ serviceUUIDs: [BluetoothUUID], uuids: DFUUUIDs = DFUUUIDs())
         -> DFUProtocol?
     {
-        if serviceUUIDs.contains(uuids.secureService) { return .secure }
-        if serviceUUIDs.contains(uuids.legacyService) { return .legacy }
-        if serviceUUIDs.contains(SMPUUIDs.service) { return .smp }
-        return nil
+        var options = DFUOptions()
+        options.nordic.uuids = uuids
+        return advertisedProtocol(serviceUUIDs, families: options.deviceFamilies)
     }
 
     /// A description from its parts.

@@ -30,28 +30,28 @@ public struct DeviceProbe: Sendable, Equatable {
     public static func read(
         _ peripheral: any GATTPeripheral, options: DFUOptions = DFUOptions(), timeout: Duration
     ) async throws -> DeviceProbe {
+        try await read(peripheral, options: options, families: options.deviceFamilies, timeout: timeout)
+    }
+
+    /// Reads `peripheral` as a device of the first of `families` its services offer, with that
+    /// family's own reads after the version and before the other Device Information strings.
+    static func read(
+        _ peripheral: any GATTPeripheral, options: DFUOptions = DFUOptions(), families: [any DeviceFamily],
+        timeout: Duration
+    ) async throws -> DeviceProbe {
         let services = try await peripheral.services()
-        let support = try await DFUDeviceSupport.detect(
-            in: services, uuids: options.nordic.uuids,
-            forceBootloaderMode: options.nordic.forceBootloaderMode,
-            timeout: timeout)
-        var version = try await text(of: options.versionCharacteristic, in: services, timeout: timeout)
-        var bootloader: SMPBootloader?
-        var layout: SMPImageLayout?
-        if support?.protocolKind == .smp {
-            let told = await readSMP(in: services, timeout: timeout)
-            version = version ?? told.version
-            bootloader = told.bootloader
-            layout = told.layout
-        }
-        return DeviceProbe(
+        let detected = try await DFUDeviceSupport.detect(in: services, families: families, timeout: timeout)
+        var probe = DeviceProbe(
             address: peripheral.address, name: peripheral.name, services: services.map(\.uuid),
-            support: support, firmwareRevision: version,
-            hardwareRevision: try await text(
-                of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout),
-            softwareRevision: try await text(
-                of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout),
-            bootloader: bootloader, imageLayout: layout)
+            support: detected?.support,
+            firmwareRevision: try await text(
+                of: options.versionCharacteristic, in: services, timeout: timeout))
+        try await detected?.family.read(into: &probe, services: services, timeout: timeout)
+        probe.hardwareRevision = try await text(
+            of: DeviceInformationUUIDs.hardwareRevision, in: services, timeout: timeout)
+        probe.softwareRevision = try await text(
+            of: DeviceInformationUUIDs.softwareRevision, in: services, timeout: timeout)
+        return probe
     }
 
     /// The value of the characteristic `uuid` as Device Information strings are written: UTF-8,

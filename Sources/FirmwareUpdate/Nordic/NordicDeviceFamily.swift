@@ -1,18 +1,27 @@
 import GATT
 import NordicDFU
 
-extension DFUDeviceSupport {
-    /// What Nordic DFU `services` offer, as an update detects it (`DeviceMode`), with SDK 12's
-    /// experimental buttonless service; nil when they offer neither Secure nor Legacy DFU.
-    static func nordic(
-        in services: [GATTService], uuids: DFUUUIDs, forceBootloaderMode: Bool, timeout: Duration
-    ) async throws -> DFUDeviceSupport? {
+/// Nordic DFU's side of a device: Secure or Legacy DFU, in the application or the bootloader,
+/// as an update detects it (`DeviceMode`), with SDK 12's experimental buttonless service.
+struct NordicDeviceFamily: DeviceFamily {
+    /// The services' UUIDs (for devices built with custom UUIDs).
+    var uuids: DFUUUIDs
+    /// Whether a Legacy device without a DFU Version characteristic is taken for a bootloader.
+    var forceBootloaderMode: Bool
+
+    /// The family as `options` detect it.
+    init(_ options: DFUOptions.Nordic) {
+        uuids = options.uuids
+        forceBootloaderMode = options.forceBootloaderMode
+    }
+
+    func support(in services: [GATTService], timeout: Duration) async throws -> DFUDeviceSupport? {
         do {
             return try await DeviceMode.detect(
                 in: services, uuids: uuids, forceBootloaderMode: forceBootloaderMode,
                 experimentalButtonless: true,
                 timeout: timeout
-            ).map(Self.init)
+            ).map(DFUDeviceSupport.init)
         } catch is LegacyVersionUnreadable {
             throw GATTError.operationFailed(
                 operation: "reading the Legacy DFU Version characteristic",
@@ -20,6 +29,15 @@ extension DFUDeviceSupport {
         }
     }
 
+    /// The Secure DFU service (0xFE59) before the Legacy one.
+    func advertisedProtocol(_ serviceUUIDs: [BluetoothUUID]) -> DFUProtocol? {
+        if serviceUUIDs.contains(uuids.secureService) { return .secure }
+        if serviceUUIDs.contains(uuids.legacyService) { return .legacy }
+        return nil
+    }
+}
+
+extension DFUDeviceSupport {
     /// The description of a detected Nordic mode.
     init(_ mode: DeviceMode) {
         switch mode {
