@@ -25,6 +25,22 @@ final class RolloutServeCLITests: XCTestCase {
             "--operator-token-file: \(token.path) may be read by others than its owner: chmod 600 it")
     }
 
+    /// A port another program holds is the contract's error, not NIO's words and exit 1.
+    func testAPortInUseIsListenUnavailable() async throws {
+        let store = try PageFixture(self).folder.appendingPathComponent("store.sqlite").path
+        let result = try await LoopbackPort.occupied { port in
+            try await CLIRunner.run([
+                "rollout", "serve", "--store", store, "--listen", "127.0.0.1:\(port)", "--json",
+            ])
+        }
+        XCTAssertEqual(result.status, 64, result.stderr)
+        let error = try result.errorObject()
+        XCTAssertEqual(try error.string("class"), "listen_unavailable")
+        let message = try error.string("message")
+        XCTAssertTrue(message.contains("the port is in use"), message)
+        XCTAssertFalse(result.stderr.contains("errno"), result.stderr)
+    }
+
     func testServesTheCountsStatusReportsAndStopsOnSIGTERM() async throws {
         let page = try PageFixture(self)
         try await page.seed("spring", devices: 20, completed: 0..<7, failed: 7..<9, held: 9..<12)

@@ -1,7 +1,9 @@
 import ArgumentParser
 import DFURollout
+import DFUSupport
 import Foundation
 import Logging
+import MetricsEndpoint
 import RolloutPage
 
 /// `dfu-update rollout serve`: the store's rollouts as web pages (docs/rollout-page.md).
@@ -70,8 +72,10 @@ struct RolloutServeCommand: ContractCommand {
             }
             let server = RolloutPageServer(store: rolloutStore, storeName: location.description, token: token)
             let json = json
+            let listening = Locked(false)
             let app = server.application(listen: address, logger: Logger(label: "dfu-update.rollout-serve")) {
                 port in
+                listening.withLock { $0 = true }
                 let url = "http://\(ListenAddress("\(address.host):\(port)") ?? address)/"
                 if json {
                     Output.line(.object([("event", .string("listening")), ("url", .string(url))]))
@@ -79,7 +83,15 @@ struct RolloutServeCommand: ContractCommand {
                     Output.line("serving the rollouts of \(location) at \(url)")
                 }
             }
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch let error where !listening.withLock({ $0 }) {
+                // it never listened: the address is taken or not this machine's, not a store failure
+                throw CommandFailure(
+                    errorClass: "listen_unavailable",
+                    message: "--listen \(address): cannot listen there: \(ListenFailure.reason(error))",
+                    exitCode: .usage)
+            }
         }
     }
 }
