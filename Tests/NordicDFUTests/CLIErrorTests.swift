@@ -64,7 +64,10 @@ final class CLIErrorTests: XCTestCase {
     /// usage error naming the text and both forms the option takes, before any file is read.
     func testBadDeviceTextIsAUsageErrorNamingTheForms() async throws {
         for command in [["flash", "x.zip"], ["info"]] {
-            for text in ["C0:DE:00:00:00:1", "+0:DE:00:00:00:10", "c0:de:00:00:00:zz", ""] {
+            for text in [
+                "C0:DE:00:00:00:1", "+0:DE:00:00:00:10", "c0:de:00:00:00:zz", "", "C0-DE-00-00-00-10",
+                " C0:DE:00:00:00:10",
+            ] {
                 try await assertError(
                     command + ["--json", "--device", text], status: 64, errorClass: "usage",
                     mentions:
