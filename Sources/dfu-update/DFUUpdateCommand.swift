@@ -1,5 +1,6 @@
 import ArgumentParser
 import DFUSupport
+import SimulatorCommandLine
 
 @main
 struct DFUUpdateCommand: AsyncParsableCommand {
@@ -55,12 +56,8 @@ struct DFUUpdateCommand: AsyncParsableCommand {
             exit(withError: failure.exitCode)
         }
         // one line (one object with --json), as every other failure: not ArgumentParser's block
-        if exitCode(for: error) == .validationFailure {
-            let text = message(for: error)
-            let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
-            var message = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine
-            if message.hasSuffix(".") { message.removeLast() }
-            CommandFailure(usage: message + "; see --help").print(json: json)
+        if let line = usageLine(for: error) {
+            CommandFailure(usage: line).print(json: json)
             exit(withError: ExitCode.usage)
         }
         exit(withError: error)
