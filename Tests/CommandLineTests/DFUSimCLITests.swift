@@ -25,6 +25,8 @@ final class DFUSimCLITests: XCTestCase {
             XCTAssertTrue(try error.string("message").hasSuffix("; see --help"), "\(arguments)")
             XCTAssertEqual(output.stderr, "", "\(arguments): no block of help")
         }
+        let kind = try await run(["--simulate", "toaster", "--json"])
+        XCTAssertTrue(try kind.errorObject().string("message").contains("following: secure, secure-app,"))
     }
 
     /// A device that cannot be configured is the user's mistake, told before Bluetooth is: not

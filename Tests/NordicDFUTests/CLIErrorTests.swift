@@ -56,8 +56,10 @@ final class CLIErrorTests: XCTestCase {
         try await assertError(
             ["flash", package, "--json"], status: 64, errorClass: "usage", mentions: "--device")
         try await assertError(["scan", "--json", "--timeout", "0"], status: 64, errorClass: "usage")
+        // the values ArgumentParser lists under its line, not a line ending in "following:"
         try await assertError(
-            ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage")
+            ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage",
+            mentions: "one of the following: secure, secure-app, secure-app-bonded, legacy")
     }
 
     /// `--device` is parsed by the argument parser: text shaped like an address that is none is a
