@@ -23,6 +23,20 @@ final class RolloutServeCLITests: XCTestCase {
         XCTAssertEqual(
             try shared.errorObject().string("message"),
             "--operator-token-file: \(token.path) may be read by others than its owner: chmod 600 it")
+
+        // a folder only its owner may read: the contract's error, not Foundation's "Is a directory"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inFolder = try await CLIRunner.run([
+            "rollout", "serve", "--operator-token-file", folder.path, "--json",
+        ])
+        XCTAssertEqual(inFolder.status, 64, inFolder.stderr)
+        XCTAssertEqual(
+            try inFolder.errorObject().string("message"),
+            "--operator-token-file: \(folder.path) is a folder; name the file in it that holds the secret")
     }
 
     /// A port another program holds is the contract's error, not NIO's words and exit 1.
