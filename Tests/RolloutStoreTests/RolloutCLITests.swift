@@ -108,6 +108,10 @@ final class RolloutCLITests: XCTestCase {
         let resumed = try await RolloutCLI.run(["resume", "r", "--store", store])
         XCTAssertEqual(resumed.status, 64)
         XCTAssertEqual(try resumed.object.object("error").string("class"), "invalid_transition")
+        XCTAssertEqual(
+            try resumed.object.object("error").string("message"),
+            "a rollout that is cancelled cannot be told to resume; a cancelled rollout is not taken back; "
+                + "`rollout create` makes a new one for the devices it left")
     }
 }
 
