@@ -53,6 +53,15 @@ final class RolloutServeCLITests: XCTestCase {
         let message = try error.string("message")
         XCTAssertTrue(message.contains("the port is in use"), message)
         XCTAssertFalse(result.stderr.contains("errno"), result.stderr)
+
+        // an address of no machine here (TEST-NET-1): its error alone, no warning of listening there
+        let foreign = try await CLIRunner.run([
+            "rollout", "serve", "--store", store, "--listen", "192.0.2.1:0", "--json",
+        ])
+        XCTAssertEqual(foreign.status, 64, foreign.stderr)
+        let said = try foreign.errorObject().string("message")
+        XCTAssertTrue(said.contains("it is not an address of this machine"), said)
+        XCTAssertEqual(foreign.stderr, "")
     }
 
     func testServesTheCountsStatusReportsAndStopsOnSIGTERM() async throws {
