@@ -1,13 +1,17 @@
 import ArgumentParser
 
-extension ParsableCommand {
+extension ParsableArguments {
     /// A usage error (exit 64) as one line for the contract's error object or `error:` line,
-    /// `…; see --help`: the first line of ArgumentParser's report without its `Error: ` and
-    /// final period, with the values it lists under it when it ends asking for one of them (not
-    /// its block of help); nil for an error that is not a usage error. `dfu-update` and
-    /// `dfu-sim` report their bad options this one way.
+    /// `…; see --help` (not ArgumentParser's block of help); nil for an error that is not a
+    /// usage error. `dfu-update` and `dfu-sim` report their bad options this one way.
     public static func usageLine(for error: any Error) -> String? {
         guard exitCode(for: error) == .validationFailure else { return nil }
+        return messageLine(for: error) + "; see --help"
+    }
+
+    /// ArgumentParser's report of `error` on one line: its first line without its `Error: ` and
+    /// final period, with the values it lists under it when it ends asking for one of them.
+    public static func messageLine(for error: any Error) -> String {
         let lines = message(for: error).split(separator: "\n").map(String.init)
         let firstLine = lines.first ?? ""
         var line = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine
@@ -17,6 +21,6 @@ extension ParsableCommand {
             line += " " + values.joined(separator: ", ")
         }
         if line.hasSuffix(".") { line.removeLast() }
-        return line + "; see --help"
+        return line
     }
 }
