@@ -36,6 +36,9 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         // Known before parsing, so that a usage error can be reported as JSON too.
         let json = arguments.prefix { $0 != "--" }.contains("--json")
         do {
+            if let problem = CommandWord.problem(in: arguments, root: Self.self) {
+                throw CommandFailure(usage: problem + "; see --help")
+            }
             var command = try parseAsRoot(arguments)
             (command as? any ContractCommand)?.logging.bootstrap()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -56,6 +56,14 @@ final class CLIErrorTests: XCTestCase {
         try await assertError(
             ["flash", package, "--json"], status: 64, errorClass: "usage", mentions: "--device")
         try await assertError(["scan", "--json", "--timeout", "0"], status: 64, errorClass: "usage")
+        // a misspelt command is named as the mistake, not the first option after it
+        try await assertError(
+            ["flsh", package, "--json"], status: 64, errorClass: "usage",
+            mentions: "'flsh' is not a command of dfu-update; use one of inspect, adapters, scan, info, flash"
+        )
+        try await assertError(
+            ["rollout", "stauts", "spring", "--json"], status: 64, errorClass: "usage",
+            mentions: "'stauts' is not a command of dfu-update rollout; use one of")
         // the values ArgumentParser lists under its line, not a line ending in "following:"
         try await assertError(
             ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage",
