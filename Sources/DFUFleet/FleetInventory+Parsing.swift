@@ -30,6 +30,7 @@ extension FleetInventory {
     /// Reads an inventory's bytes as `init(contentsOf:)` reads a file's, taking its package and
     /// public key paths relative to `folder` (a rollout's inventory, kept in its store).
     public init(data: Data, folder: URL) throws(FleetInventoryError) {
+        let data = Self.withoutByteOrderMark(data)
         let inventory: FleetInventory
         switch Self.firstSignificantByte(of: data) {
         case nil:

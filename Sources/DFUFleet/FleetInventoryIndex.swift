@@ -28,6 +28,7 @@ public struct FleetInventoryIndex: Sendable {
     /// apart) into its entries; fails only when the bytes are neither.
     public init(data: Data, folder: URL) throws(FleetInventoryError) {
         self.folder = folder
+        let data = FleetInventory.withoutByteOrderMark(data)
         var entries: [DeviceIdentifier: Int] = [:]
         if FleetInventory.firstSignificantByte(of: data) == UInt8(ascii: "{") {
             guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

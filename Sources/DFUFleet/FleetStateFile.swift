@@ -32,6 +32,8 @@ public final class FleetStateFile: Sendable {
     /// Whether a write found the rollout paused or cancelled (`rollout pause`/`cancel --store
     /// FILE`): nothing is written after it, and the fleet hears of it once.
     private let stopped = Locked(false)
+    /// Held while this fleet runs: no other fleet may take the file meanwhile.
+    private let runLock: RunLock
 
     /// Opens the state of the rollout of the inventory whose identity is `inventory`; a missing
     /// file is an empty state, created only when a device finishes. Throws when the file
@@ -45,6 +47,7 @@ public final class FleetStateFile: Sendable {
         self.rollout = inventory
         self.source = source
         self.describe = describe
+        runLock = try RunLock(stateFile: url)
         guard FileManager.default.fileExists(atPath: url.path) else {
             done = Locked([:])
             store = Locked(nil)
@@ -125,6 +128,7 @@ public final class FleetStateFile: Sendable {
             defer { store = nil }
             return store
         }?.close()
+        runLock.release()
     }
 
     /// The device's result, reported as a gateway named `fleet` reports one.

@@ -41,6 +41,11 @@ public struct PostgresStoreLocation: Sendable, Equatable {
             throw PostgresStoreLocationError(
                 "the store URL needs a user and a host: postgres://USER@HOST/DATABASE")
         }
+        // a port out of range would be refused by the connection as if nothing answered there
+        if let port = url.port, !(1...65535).contains(port) {
+            throw PostgresStoreLocationError(
+                "the store URL's port \(port) is not from 1 to 65535: postgres://USER@HOST[:PORT]/DATABASE")
+        }
         let database = String(url.path.drop { $0 == "/" })
         var tls = TLSMode.prefer
         for item in url.queryItems ?? [] {

@@ -31,10 +31,20 @@ public enum DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Why `text` cannot name a device, nil when it can: it is empty, or shaped like an address
-    /// (groups of one or two characters between colons) without being one (`ZZ:00`).
+    /// (groups of one or two characters between colons) without being one (`ZZ:00`), or an
+    /// address written as BlueZ never writes one: with dashes (as Windows prints it) or with
+    /// spaces around it. Taken as a name, such text would be looked for in vain until the scan
+    /// gives up, as no device advertises it.
     public static func problem(with text: String) -> String? {
-        if text.trimmingCharacters(in: " \t").isEmpty { return "a device name or address must not be empty" }
+        let trimmed = text.trimmingCharacters(in: " \t")
+        if trimmed.isEmpty { return "a device name or address must not be empty" }
         guard BluetoothAddress(text) == nil else { return nil }
+        if BluetoothAddress(String(trimmed)) != nil {
+            return "'\(text)' has spaces around an address; write it without them (\(trimmed))"
+        }
+        if let colons = BluetoothAddress(text.replacingDashes()) {
+            return "'\(text)' is an address written with dashes; write it with colons (\(colons))"
+        }
         let groups = text.split(separator: ":", omittingEmptySubsequences: false)
         if groups.count > 1, groups.allSatisfy({ $0.count <= 2 }) {
             return "'\(text)' is not a Bluetooth address (six pairs of hex digits, AA:BB:CC:DD:EE:FF)"
@@ -44,6 +54,9 @@ public enum DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension String {
+    /// `AA-BB-CC-DD-EE-FF` as `AA:BB:CC:DD:EE:FF`: each dash a colon.
+    fileprivate func replacingDashes() -> String { String(map { $0 == "-" ? ":" : $0 }) }
+
     fileprivate func trimmingCharacters(in set: String) -> Substring {
         var text = Substring(self)
         while let first = text.first, set.contains(first) { text = text.dropFirst() }

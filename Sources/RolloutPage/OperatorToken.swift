@@ -15,8 +15,10 @@ public struct OperatorToken: Sendable {
                 "\(path) does not exist or cannot be read; write the token into it (chmod 600)")
         }
         if let exposure = try SecretFile.exposure(of: path) { throw OperatorTokenError(exposure) }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw OperatorTokenError("\(path) cannot be read as text; write the token into it (chmod 600)")
+        }
+        let text = contents.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 16 else {
             throw OperatorTokenError(
                 "\(path) holds no token of at least 16 characters; write one, e.g. `openssl rand -hex 32 > \(path)`"

@@ -60,7 +60,7 @@ extension SimulatedDeviceConfiguration {
             if let name, kind.startsInBootloader { bootloaderName = name }
         } catch {
             let reason =
-                (error as? SimulationOptionsError)?.description ?? SimulationOptions.message(for: error)
+                (error as? SimulationOptionsError)?.description ?? SimulationOptions.messageLine(for: error)
             throw SimulatorConfigurationError("device '\(entry.device)': \(reason)")
         }
     }

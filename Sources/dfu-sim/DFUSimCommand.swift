@@ -97,11 +97,36 @@ struct DFUSimCommand: AsyncParsableCommand {
         }
     }
 
+    /// Parses and runs; a usage error is reported as every other failure (docs/dfu-sim.md): one
+    /// object with `--json`, one `error:` line without, exit 64.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // known before parsing, so that a usage error can be reported as JSON too
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            // an exit code alone: the command has reported already (`SimReporter.fail`)
+            if let code = error as? ExitCode { exit(withError: code) }
+            if let line = usageLine(for: error) {
+                exit(withError: SimReporter(json: json).fail("usage", line, exitCode: 64))
+            }
+            exit(withError: error)
+        }
+    }
+
     func run() async throws {
         let reporter = SimReporter(json: json)
         let stop = Termination.start()
         do {
             if bluetoothdStandIn { return try await standIn(reporter: reporter, stop: stop) }
+            // a mistake in the device's options is the user's to fix first, before any Bluetooth
+            try deviceConfiguration(address: .simulatedDevice).validate()
             let links = try await PeripheralLinks.watch(adapter: adapter)
             guard let address = BluetoothAddress(links.adapterAddress) else {
                 throw GATTError.operationFailed(

@@ -110,7 +110,7 @@ struct SimReporter: Sendable {
         if json {
             line(["event": "warning", "message": message])
         } else {
-            FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("warning: \(message)\n".utf8))
         }
     }
 
@@ -119,7 +119,7 @@ struct SimReporter: Sendable {
         if json {
             line(["error": ["class": errorClass, "message": message]])
         } else {
-            FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(message)\n".utf8))
         }
         return ExitCode(exitCode)
     }
@@ -130,6 +130,7 @@ struct SimReporter: Sendable {
     }
 
     private func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        // a reader gone (EPIPE with SIGPIPE ignored) is no reason to crash
+        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
     }
 }

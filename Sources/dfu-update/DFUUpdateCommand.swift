@@ -1,5 +1,6 @@
 import ArgumentParser
 import DFUSupport
+import SimulatorCommandLine
 
 @main
 struct DFUUpdateCommand: AsyncParsableCommand {
@@ -35,6 +36,9 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         // Known before parsing, so that a usage error can be reported as JSON too.
         let json = arguments.prefix { $0 != "--" }.contains("--json")
         do {
+            if let problem = CommandWord.problem(in: arguments, root: Self.self) {
+                throw CommandFailure(usage: problem + "; see --help")
+            }
             var command = try parseAsRoot(arguments)
             (command as? any ContractCommand)?.logging.bootstrap()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -55,12 +59,8 @@ struct DFUUpdateCommand: AsyncParsableCommand {
             exit(withError: failure.exitCode)
         }
         // one line (one object with --json), as every other failure: not ArgumentParser's block
-        if exitCode(for: error) == .validationFailure {
-            let text = message(for: error)
-            let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
-            var message = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : firstLine
-            if message.hasSuffix(".") { message.removeLast() }
-            CommandFailure(usage: message + "; see --help").print(json: json)
+        if let line = usageLine(for: error) {
+            CommandFailure(usage: line).print(json: json)
             exit(withError: ExitCode.usage)
         }
         exit(withError: error)

@@ -225,6 +225,14 @@ final class FleetCLITests: XCTestCase {
         XCTAssertEqual(bad.status, 64)
         let error = try XCTUnwrap(try bad.jsonLines().last).object("error")
         XCTAssertEqual(try error.string("class"), "usage")
+        let taken = try await LoopbackPort.occupied { port in
+            try await CLIRunner.run([
+                "fleet", inventory, "--plan", "--metrics", "127.0.0.1:\(port)", "--json",
+            ])
+        }
+        let unavailable = try XCTUnwrap(try taken.jsonLines().last).object("error")
+        XCTAssertEqual(try unavailable.string("class"), "metrics_unavailable")
+        XCTAssertTrue(try unavailable.string("message").contains("cannot listen there: the port is in use"))
         let open = try await CLIRunner.run(["fleet", inventory, "--plan", "--metrics", "0.0.0.0:0", "--json"])
         XCTAssertEqual(open.status, 0, open.stderr)
         XCTAssertTrue(

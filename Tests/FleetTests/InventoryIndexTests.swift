@@ -42,6 +42,23 @@ final class InventoryIndexTests: XCTestCase {
             try index.inventory(of: DeviceIdentifier("Thermo, kitchen"))?.devices, [whole.devices[1]])
     }
 
+    /// A spreadsheet's "CSV UTF-8" export (and some editors' JSON) starts with a byte order
+    /// mark: read as the same inventory without it, whole and one entry at a time (a rollout's).
+    func testAByteOrderMarkIsNotPartOfTheInventory() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        for text in [
+            "device,package\r\nC0:DE:00:00:00:10,app.zip\r\n",
+            #"{"devices": [{"device": "C0:DE:00:00:00:10", "package": "app.zip"}]}"#,
+        ] {
+            let plain = try FleetInventory(data: Data(text.utf8), folder: folder)
+            let marked = try FleetInventory(data: bom + Data(text.utf8), folder: folder)
+            XCTAssertEqual(marked.devices, plain.devices, text)
+            let index = try FleetInventoryIndex(data: bom + Data(text.utf8), folder: folder)
+            XCTAssertEqual(
+                try index.inventory(of: DeviceIdentifier("C0:DE:00:00:00:10"))?.devices, plain.devices)
+        }
+    }
+
     /// Only the entry asked for is checked: a broken entry of another device does not stop one
     /// (the store's inventory was checked whole when the rollout was made).
     func testOnlyTheEntryAskedForIsRead() throws {

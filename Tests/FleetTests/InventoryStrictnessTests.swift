@@ -84,6 +84,10 @@ final class InventoryStrictnessTests: XCTestCase {
             (#"{"devices": [{"device": ""}]}"#, "device 1 (): device is empty"),
             (#"{"devices": [{"device": "ZZ:00"}]}"#, "device 1: 'ZZ:00' is not a Bluetooth address"),
             (
+                #"{"devices": [{"device": "C0-DE-00-00-00-10"}]}"#,
+                "device 1: 'C0-DE-00-00-00-10' is an address written with dashes; write it with colons"
+            ),
+            (
                 #"{"devices": [{"device": "Thermo"}, {"device": "C0:DE:00:00:00:+1"}]}"#,
                 "device 2: 'C0:DE:00:00:00:+1' is not a Bluetooth address"
             ),

@@ -45,6 +45,25 @@ final class AddressAndUUIDTests: XCTestCase {
         XCTAssertThrowsError(try DeviceIdentifier.parse(" "))
     }
 
+    /// An address copied from Windows (dashes) or with a space around it would be taken as a
+    /// name no device advertises: refused, saying how to write it.
+    func testAnAddressWrittenAsBlueZNeverWritesOneIsRefused() {
+        XCTAssertThrowsError(try DeviceIdentifier.parse("c0-de-00-00-00-10")) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "'c0-de-00-00-00-10' is an address written with dashes; write it with colons (C0:DE:00:00:00:10)"
+            )
+        }
+        XCTAssertThrowsError(try DeviceIdentifier.parse("C0:DE:00:00:00:10 ")) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "'C0:DE:00:00:00:10 ' has spaces around an address; write it without them (C0:DE:00:00:00:10)"
+            )
+        }
+        XCTAssertEqual(try DeviceIdentifier.parse("Thermo-7-kitchen"), .name("Thermo-7-kitchen"))
+        XCTAssertEqual(try DeviceIdentifier.parse("C0DE00000010"), .name("C0DE00000010"))
+    }
+
     func testPropertiesRoundTripBlueZFlagNames() {
         let properties = CharacteristicProperties(flagNames: ["write", "notify", "extended-properties"])
         XCTAssertEqual(properties, [.write, .notify])

@@ -53,6 +53,21 @@ final class GatewayCommandTests: XCTestCase {
 
     /// An inventory may write an address in any case; the store keeps it as BlueZ prints it, the
     /// form in which a gateway asks for the devices it sees.
+    /// A lease shorter than a second runs out before its update starts: the gateway would claim
+    /// and lose its devices again and again (thousands of attempts a minute), never idle.
+    func testALeaseTooShortToKeepIsAUsageError() async throws {
+        let bench = try GatewayTestBench(self)
+        for lease in ["0.001", "0.5"] {
+            let run = try await CLIRunner.run([
+                "gateway", "--store", bench.storePath, "--lease", lease, "--exit-when-idle", "--json",
+            ])
+            XCTAssertEqual(run.status, 64, lease)
+            let error = try run.errorObject()
+            XCTAssertEqual(try error.string("class"), "usage", lease)
+            XCTAssertTrue(try error.string("message").contains("seconds from 1 to 3600"), lease)
+        }
+    }
+
     func testAnAddressWrittenInMixedCaseIsUpdated() async throws {
         let bench = try GatewayTestBench(self)
         try FileManager.default.copyItem(

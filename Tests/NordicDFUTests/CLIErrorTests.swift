@@ -56,15 +56,28 @@ final class CLIErrorTests: XCTestCase {
         try await assertError(
             ["flash", package, "--json"], status: 64, errorClass: "usage", mentions: "--device")
         try await assertError(["scan", "--json", "--timeout", "0"], status: 64, errorClass: "usage")
+        // a misspelt command is named as the mistake, not the first option after it
         try await assertError(
-            ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage")
+            ["flsh", package, "--json"], status: 64, errorClass: "usage",
+            mentions: "'flsh' is not a command of dfu-update; use one of inspect, adapters, scan, info, flash"
+        )
+        try await assertError(
+            ["rollout", "stauts", "spring", "--json"], status: 64, errorClass: "usage",
+            mentions: "'stauts' is not a command of dfu-update rollout; use one of")
+        // the values ArgumentParser lists under its line, not a line ending in "following:"
+        try await assertError(
+            ["flash", package, "--json", "--simulate", "toaster"], status: 64, errorClass: "usage",
+            mentions: "one of the following: secure, secure-app, secure-app-bonded, legacy")
     }
 
     /// `--device` is parsed by the argument parser: text shaped like an address that is none is a
     /// usage error naming the text and both forms the option takes, before any file is read.
     func testBadDeviceTextIsAUsageErrorNamingTheForms() async throws {
         for command in [["flash", "x.zip"], ["info"]] {
-            for text in ["C0:DE:00:00:00:1", "+0:DE:00:00:00:10", "c0:de:00:00:00:zz", ""] {
+            for text in [
+                "C0:DE:00:00:00:1", "+0:DE:00:00:00:10", "c0:de:00:00:00:zz", "", "C0-DE-00-00-00-10",
+                " C0:DE:00:00:00:10",
+            ] {
                 try await assertError(
                     command + ["--json", "--device", text], status: 64, errorClass: "usage",
                     mentions:

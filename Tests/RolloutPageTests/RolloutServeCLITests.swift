@@ -23,6 +23,45 @@ final class RolloutServeCLITests: XCTestCase {
         XCTAssertEqual(
             try shared.errorObject().string("message"),
             "--operator-token-file: \(token.path) may be read by others than its owner: chmod 600 it")
+
+        // a folder only its owner may read: the contract's error, not Foundation's "Is a directory"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tokens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inFolder = try await CLIRunner.run([
+            "rollout", "serve", "--operator-token-file", folder.path, "--json",
+        ])
+        XCTAssertEqual(inFolder.status, 64, inFolder.stderr)
+        XCTAssertEqual(
+            try inFolder.errorObject().string("message"),
+            "--operator-token-file: \(folder.path) is a folder; name the file in it that holds the secret")
+    }
+
+    /// A port another program holds is the contract's error, not NIO's words and exit 1.
+    func testAPortInUseIsListenUnavailable() async throws {
+        let store = try PageFixture(self).folder.appendingPathComponent("store.sqlite").path
+        let result = try await LoopbackPort.occupied { port in
+            try await CLIRunner.run([
+                "rollout", "serve", "--store", store, "--listen", "127.0.0.1:\(port)", "--json",
+            ])
+        }
+        XCTAssertEqual(result.status, 64, result.stderr)
+        let error = try result.errorObject()
+        XCTAssertEqual(try error.string("class"), "listen_unavailable")
+        let message = try error.string("message")
+        XCTAssertTrue(message.contains("the port is in use"), message)
+        XCTAssertFalse(result.stderr.contains("errno"), result.stderr)
+
+        // an address of no machine here (TEST-NET-1): its error alone, no warning of listening there
+        let foreign = try await CLIRunner.run([
+            "rollout", "serve", "--store", store, "--listen", "192.0.2.1:0", "--json",
+        ])
+        XCTAssertEqual(foreign.status, 64, foreign.stderr)
+        let said = try foreign.errorObject().string("message")
+        XCTAssertTrue(said.contains("it is not an address of this machine"), said)
+        XCTAssertEqual(foreign.stderr, "")
     }
 
     func testServesTheCountsStatusReportsAndStopsOnSIGTERM() async throws {

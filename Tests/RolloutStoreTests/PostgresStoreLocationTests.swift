@@ -21,6 +21,11 @@ final class PostgresStoreLocationTests: XCTestCase {
         }
         XCTAssertThrowsError(try PostgresStoreLocation(url: "postgres://gw1@db/fleet?sslmode=sometimes"))
         XCTAssertThrowsError(try PostgresStoreLocation(url: "mysql://gw1@db/fleet"))
+        for port in ["0", "99999"] {
+            XCTAssertThrowsError(try PostgresStoreLocation(url: "postgres://gw1@db:\(port)/fleet")) {
+                XCTAssertTrue(String(describing: $0).contains("port \(port) is not from 1 to 65535"), "\($0)")
+            }
+        }
     }
 
     func testPasswordFromTheEnvironmentFirst() throws {

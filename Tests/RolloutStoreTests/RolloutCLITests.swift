@@ -96,10 +96,22 @@ final class RolloutCLITests: XCTestCase {
             XCTAssertEqual(try error.string("class"), errorClass, "\(arguments)")
             XCTAssertFalse(try error.string("message").contains("secret"))
         }
+        // a gateway's simulated-devices file given for the inventory: no device could get a package
+        let packageless = folder.appendingPathComponent("devices.json")
+        try Data(#"{"devices": [{"device": "C0:DE:00:00:00:10"}]}"#.utf8).write(to: packageless)
+        let refused = try await RolloutCLI.run(["create", "s", packageless.path, "--store", store])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(
+            try refused.object.object("error").string("message").contains(
+                "device 1 (C0:DE:00:00:00:10) has no package"))
         _ = try await RolloutCLI.run(["cancel", "r", "--store", store])
         let resumed = try await RolloutCLI.run(["resume", "r", "--store", store])
         XCTAssertEqual(resumed.status, 64)
         XCTAssertEqual(try resumed.object.object("error").string("class"), "invalid_transition")
+        XCTAssertEqual(
+            try resumed.object.object("error").string("message"),
+            "a rollout that is cancelled cannot be told to resume; a cancelled rollout is not taken back; "
+                + "`rollout create` makes a new one for the devices it left")
     }
 }
 

@@ -94,6 +94,14 @@ final class RolloutOperatorOutputTests: XCTestCase {
         let rollout = try await RolloutCLI.run(["create", "", inventory, "--store", store])
         XCTAssertEqual(rollout.status, 64)
         XCTAssertEqual(try rollout.object.object("error").string("class"), "usage")
+        // a name that `rollout status spring` would not find, or that breaks `rollout list`'s lines
+        for name in ["spring ", "spring\nautumn", "spring\t"] {
+            let refused = try await RolloutCLI.run(["create", name, inventory, "--store", store])
+            XCTAssertEqual(refused.status, 64, name)
+            XCTAssertEqual(try refused.object.object("error").string("class"), "usage", name)
+        }
+        let listed = try await RolloutCLI.run(["list", "--store", store])
+        XCTAssertEqual(try listed.object.objects("rollouts").count, 0, "nothing stored")
         let gateway = try await CLIRunner.run(["gateway", "--name", " ", "--store", store, "--json"])
         XCTAssertEqual(gateway.status, 64)
         XCTAssertEqual(try gateway.errorObject().string("class"), "usage")

@@ -49,6 +49,19 @@ final class StoreArgumentCLITests: XCTestCase {
     /// Only `rollout create` and `rollout migrate` make a new store file: a command that reads a
     /// store (or a gateway, or the page) given a path where none is says so, and makes nothing,
     /// instead of waiting on an empty store a typo made; `rollout list` lists none.
+    /// An existing file that is no store (a package given for the store) names the file and
+    /// what to give instead, not SQLite's number and the statement it failed in.
+    func testAFileThatIsNoStoreIsNamed() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let file = folder.appendingPathComponent("app.zip")
+        try Data(repeating: 0x50, count: 4096).write(to: file)
+        let failed = try await RolloutCLI.run(["list", "--store", file.path])
+        XCTAssertEqual(failed.status, 1)
+        let message = try failed.object.object("error").string("message")
+        XCTAssertTrue(message.contains("\(file.path) is not a rollout store"), message)
+        XCTAssertFalse(message.contains("PRAGMA"), message)
+    }
+
     func testOnlyCreateAndMigrateMakeANewStoreFile() async throws {
         let folder = try RolloutCLI.temporaryFolder(self)
         let store = folder.appendingPathComponent("rolouts.sqlite").path

@@ -130,4 +130,17 @@ final class SMPOptionsTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("exclude each other"), "\($0)")
         }
     }
+
+    /// A misspelt kind in an inventory is one line naming the kinds (a usage error's message,
+    /// one JSON string), not ArgumentParser's list of them one a line.
+    func testAFleetEntrysBadKindIsOneLine() throws {
+        let json = #"{"devices": [{"device": "sim-1", "simulate": {"kind": "secure-ap"}}]}"#
+        let inventory = try FleetInventory(json: Data(json.utf8))
+        XCTAssertThrowsError(try SimulatedDeviceConfiguration(fleetEntry: inventory.devices[0], index: 0)) {
+            let text = "\($0)"
+            XCTAssertFalse(text.contains("\n"), text)
+            XCTAssertTrue(text.contains("device 'sim-1'"), text)
+            XCTAssertTrue(text.contains("one of the following: secure, secure-app, secure-app-bonded,"), text)
+        }
+    }
 }

@@ -5,9 +5,12 @@ import Foundation
 /// prepared, bound, stepped and finalized within one call, so that nothing outlives its call.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
+    /// The file, for messages.
+    private let path: String
 
     /// Opens (creating) the file; waits up to `busyTimeout` for another connection's write lock.
     init(path: String, busyTimeout: Duration = .seconds(10)) throws {
+        self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -99,6 +102,14 @@ final class SQLiteConnection {
     private func check(_ status: Int32, _ sql: String) throws {
         guard status != SQLITE_OK else { return }
         let message = String(cString: sqlite3_errmsg(handle))
+        // SQLite opens any file and finds out at the first statement: another file given as --store
+        if status == SQLITE_NOTADB {
+            throw RolloutStoreError.storage(
+                StoreFailure(
+                    .other,
+                    "\(path) is not a rollout store (SQLite: \(message)); give the store's file, "
+                        + "or a new file ending in .sqlite, .sqlite3 or .db"))
+        }
         // busy or locked past the busy timeout: another process holds the file's write lock
         let kind: StoreFailure.Kind =
             [SQLITE_BUSY, SQLITE_LOCKED].contains(status & 0xff) ? .unreachable : .other

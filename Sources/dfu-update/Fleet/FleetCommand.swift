@@ -70,10 +70,9 @@ struct FleetCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        if let report {
-            let folder = URL(fileURLWithPath: report).deletingLastPathComponent().path
-            guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw ValidationError("--report \(report): the folder \(folder) is not writable")
+        for (option, path) in [("--report", report), ("--state", state)] {
+            if let path, let problem = OutputFilePath.problem(path, option: option) {
+                throw ValidationError(problem)
             }
         }
     }

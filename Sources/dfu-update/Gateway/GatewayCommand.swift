@@ -56,8 +56,9 @@ struct GatewayCommand: ContractCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds a claim holds a device unrenewed, more than 0 and at most 3600 (default: 30); renewed every third of it.",
-        transform: Seconds.parse)
+            "Seconds a claim holds a device unrenewed, 1…3600 (default: 30); renewed every third of it.",
+        // shorter, a claim runs out before the update starts: the device is claimed again and again
+        transform: { try Seconds.parse($0, atLeast: 1) })
     var lease = Seconds(30)
 
     @Option(

@@ -40,6 +40,15 @@ struct RolloutCreateCommand: ContractCommand {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("a rollout's name cannot be empty")
         }
+        // the name is typed again for status, pause and cancel, and printed one per line
+        if name.trimmingCharacters(in: .whitespaces) != name {
+            throw ValidationError("the rollout name '\(name)' has spaces around it; give it without them")
+        }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw ValidationError(
+                "the rollout name \(name.debugDescription) holds a control character (a line break, a tab); give a name without one"
+            )
+        }
     }
 
     func run() async throws {
@@ -78,8 +87,16 @@ struct RolloutCreateCommand: ContractCommand {
         // A device's own package, or the default when no rule could choose another. An address is
         // stored as BlueZ prints it (upper case), which is how gateways ask for the devices they see.
         var devices: [RolloutDevice] = []
-        for entry in inventory.devices {
+        for (number, entry) in inventory.devices.enumerated() {
             let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
+            // without rules nothing could give it one later: every gateway would fail it
+            if package == nil, inventory.rules.isEmpty {
+                throw CommandFailure(
+                    usage:
+                        "\(url.path): device \(number + 1) (\(entry.device)) has no package, and the inventory has "
+                        + "no rules and no default package; give the entry a \"package\" or the inventory "
+                        + "\"defaults\": {\"package\": …} (docs/fleet.md, \"Rules\")")
+            }
             devices.append(
                 RolloutDevice(
                     device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },

@@ -1,7 +1,9 @@
 import ArgumentParser
 import DFURollout
+import DFUSupport
 import Foundation
 import Logging
+import MetricsEndpoint
 import RolloutPage
 
 /// `dfu-update rollout serve`: the store's rollouts as web pages (docs/rollout-page.md).
@@ -63,15 +65,18 @@ struct RolloutServeCommand: ContractCommand {
         try await withStore(store) { rolloutStore in
             // a store that cannot answer fails here, as `rollout list` would, not on the first page
             _ = try await rolloutStore.rollouts()
-            if !address.isLoopback {
-                Output.error(
-                    "warning: listening on \(address), which other machines may reach; anyone who reaches it sees every rollout"
-                )
-            }
             let server = RolloutPageServer(store: rolloutStore, storeName: location.description, token: token)
             let json = json
+            let listening = Locked(false)
             let app = server.application(listen: address, logger: Logger(label: "dfu-update.rollout-serve")) {
                 port in
+                listening.withLock { $0 = true }
+                // once it listens: an address it cannot listen on gets its error alone
+                if !address.isLoopback {
+                    Output.error(
+                        "warning: listening on \(address), which other machines may reach; anyone who reaches it sees every rollout"
+                    )
+                }
                 let url = "http://\(ListenAddress("\(address.host):\(port)") ?? address)/"
                 if json {
                     Output.line(.object([("event", .string("listening")), ("url", .string(url))]))
@@ -79,7 +84,15 @@ struct RolloutServeCommand: ContractCommand {
                     Output.line("serving the rollouts of \(location) at \(url)")
                 }
             }
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch let error where !listening.withLock({ $0 }) {
+                // it never listened: the address is taken or not this machine's, not a store failure
+                throw CommandFailure(
+                    errorClass: "listen_unavailable",
+                    message: "--listen \(address): cannot listen there: \(ListenFailure.reason(error))",
+                    exitCode: .usage)
+            }
         }
     }
 }

@@ -91,6 +91,16 @@ struct Seconds: ExpressibleByArgument, CustomStringConvertible {
         return seconds
     }
 
+    /// `text` as seconds from `minimum` on, for a duration that less would make useless (a
+    /// lease that runs out before it can be renewed); an error that states the range.
+    static func parse(_ text: String, atLeast minimum: Double) throws -> Seconds {
+        guard let seconds = Seconds(argument: text), seconds.value >= minimum else {
+            throw ValidationError(
+                "'\(text)' is not a number of seconds from \(Seconds(minimum)) to 3600")
+        }
+        return seconds
+    }
+
     var duration: Duration { .nanoseconds(Int64((value * 1e9).rounded())) }
 
     var description: String { value == value.rounded() ? String(Int(value)) : String(value) }

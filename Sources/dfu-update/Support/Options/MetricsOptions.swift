@@ -25,8 +25,7 @@ struct MetricsOptions: ParsableArguments {
         } catch {
             throw CommandFailure(
                 errorClass: "metrics_unavailable",
-                message:
-                    "--metrics \(address): cannot listen there (\(error)); choose a free port on an address of this machine",
+                message: "--metrics \(address): cannot listen there: \(ListenFailure.reason(error))",
                 exitCode: .usage)
         }
         if !address.isLoopback {

@@ -26,9 +26,9 @@ final class TerminalDisplay: Sendable {
     func print(_ text: String, toStandardOutput: Bool = false, ending: String = "\n") {
         block.withLock { block in
             let output = toStandardOutput ? FileHandle.standardOutput : FileHandle.standardError
-            guard isTerminal, !block.isEmpty else { return output.write(Data((text + ending).utf8)) }
+            guard isTerminal, !block.isEmpty else { return Self.emit(text + ending, to: output) }
             write(erase(block))
-            output.write(Data((text + ending).utf8))
+            Self.emit(text + ending, to: output)
             write(draw(block))
         }
     }
@@ -75,6 +75,15 @@ final class TerminalDisplay: Sendable {
 
     private func write(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.emit(text, to: FileHandle.standardError)
+    }
+
+    /// Writes `text`, or drops it when the reader is gone (`dfu-update … --json | head -1`).
+    /// SIGPIPE ends the process there unless something ignores it, as NIO does once a command
+    /// serves metrics or reaches PostgreSQL: then the write fails with EPIPE, which
+    /// `FileHandle.write(_:)` turns into a crash, and the command goes on (its updates finish,
+    /// its exit code tells how) without the output no one reads.
+    private static func emit(_ text: String, to output: FileHandle) {
+        try? output.write(contentsOf: Data(text.utf8))
     }
 }

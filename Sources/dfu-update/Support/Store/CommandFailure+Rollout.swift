@@ -10,8 +10,8 @@ extension CommandFailure {
             self.init(usage: "\(said); choose another name", errorClass: "rollout_exists")
         case .noSuchRollout:
             self.init(usage: "\(said); `rollout list` names those it has", errorClass: "no_such_rollout")
-        case .invalidTransition:
-            self.init(usage: said, errorClass: "invalid_transition")
+        case .invalidTransition(let state, _):
+            self.init(usage: "\(said); \(Self.afterwards(state))", errorClass: "invalid_transition")
         case .invalidSpec, .noSuchPackage:
             self.init(usage: said, errorClass: "invalid_rollout")
         case .packageDigestMismatch:
@@ -25,6 +25,17 @@ extension CommandFailure {
                 errorClass: "gateway_name_in_use")
         case .storage:
             self.init(errorClass: "store_error", message: said, exitCode: .updateFailed)
+        }
+    }
+
+    /// What a person can do with a rollout in `state`, which no command takes elsewhere.
+    private static func afterwards(_ state: RolloutState) -> String {
+        switch state {
+        case .completed:
+            "every device has its result (`rollout status` shows them); `rollout create` makes a new rollout"
+        case .cancelled:
+            "a cancelled rollout is not taken back; `rollout create` makes a new one for the devices it left"
+        default: "`rollout status` shows its state"
         }
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `dfu-sim`'s mistakes as docs/dfu-sim.md promises them: one error object with `--json`, the
+/// contract's exit code, and the device's options checked before any Bluetooth is touched.
+final class DFUSimCLITests: XCTestCase {
+    /// No system bus: whatever reaches for Bluetooth fails with `bluetooth_unavailable`.
+    private let noBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/dfu-sim-test"]
+
+    private func run(_ arguments: [String]) async throws -> ProcessOutput {
+        try await ProcessRunner.run(
+            CLIRunner.executable(named: "dfu-sim"), arguments, timeout: .seconds(30), environment: noBus)
+    }
+
+    func testABadOptionIsOneErrorObject() async throws {
+        for arguments in [
+            ["--simulate", "toaster"], ["--simulate", "secure-app", "--sim-fault", "bogus"],
+            ["--simulate", "secure-app", "--sim-mtu", "99999999999999999999"],
+        ] {
+            let output = try await run(arguments + ["--json"])
+            XCTAssertEqual(output.status, 64, "\(arguments)")
+            let error = try output.errorObject()
+            XCTAssertEqual(try error.string("class"), "usage", "\(arguments)")
+            XCTAssertTrue(try error.string("message").hasSuffix("; see --help"), "\(arguments)")
+            XCTAssertEqual(output.stderr, "", "\(arguments): no block of help")
+        }
+        let kind = try await run(["--simulate", "toaster", "--json"])
+        XCTAssertTrue(try kind.errorObject().string("message").contains("following: secure, secure-app,"))
+    }
+
+    /// A device that cannot be configured is the user's mistake, told before Bluetooth is: not
+    /// `bluetooth_unavailable` on a machine without it, nor after they set Bluetooth up.
+    func testTheDeviceIsCheckedBeforeBluetooth() async throws {
+        let mtu = try await run(["--simulate", "secure-app", "--sim-mtu", "0", "--json"])
+        XCTAssertEqual(mtu.status, 64, mtu.stdoutText)
+        XCTAssertEqual(try mtu.errorObject().string("message"), "--sim-mtu 0 is outside 23…517")
+        let key = try await run([
+            "--simulate", "secure", "--sim-public-key", "/nonexistent/key.pem", "--json",
+        ])
+        XCTAssertEqual(key.status, 66, key.stdoutText)
+        XCTAssertEqual(try key.errorObject().string("class"), "file_not_found")
+    }
+}

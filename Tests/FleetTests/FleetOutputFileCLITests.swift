@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `fleet --report` and `--state` name files written during or after the updates: one that
+/// cannot be written, or a state file another fleet runs on, is refused before any device is
+/// touched, not found out once they are done.
+final class FleetOutputFileCLITests: XCTestCase {
+    func testAnUnwritableReportOrStateIsRefusedBeforeAnyDevice() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = folder.appendingPathComponent("fleet.json")
+        try Data(
+            #"{"devices": [{"device": "C0:DE:00:00:00:10", "simulate": {"kind": "secure-app"}}]}"#.utf8
+        ).write(to: inventory)
+        let missing = folder.appendingPathComponent("missing").path
+        let cases = [
+            (
+                ["--state", missing + "/state.sqlite"],
+                "--state \(missing)/state.sqlite: the folder \(missing) does not exist"
+            ),
+            (["--report", folder.path], "--report \(folder.path) is a folder; name a file in it"),
+            (["--report", missing + "/report.json"], "the folder \(missing) does not exist"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await CLIRunner.run(["fleet", inventory.path, "--json"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stdoutText)")
+            // the error object alone: no device was planned or updated
+            let error = try run.errorObject()
+            XCTAssertEqual(try error.string("class"), "usage")
+            let said = try error.string("message")
+            XCTAssertTrue(said.contains(message), said)
+        }
+    }
+
+    /// Two fleets on one state file would update the same devices at once: the second is
+    /// refused while the first runs, and runs once it has ended.
+    func testASecondFleetOnARunningFleetsStateFileIsRefused() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let package = try FleetFixtures.secure(version: 20000, size: 60000, seed: 7)
+        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
+        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
+        let inventory = folder.appendingPathComponent("fleet.json")
+        try Data(
+            """
+            {"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": \
+            {"kind": "secure-app", "firmware_version": "1.0.0", "real_time_factor": 1}}]}
+            """.utf8
+        ).write(to: inventory)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let first = try BackgroundProcess(
+            CLIRunner.executableURL, ["fleet", inventory.path, "--state", state, "--json"])
+        _ = try await first.line { $0.contains("\"event\":\"progress\"") }
+        let second = try await CLIRunner.run(["fleet", inventory.path, "--state", state, "--json"])
+        XCTAssertEqual(second.status, 64, second.stdoutText)
+        XCTAssertEqual(
+            try second.errorObject().string("message"),
+            "\(state) is the state file of another fleet running now; wait for it to end, or give another --state file"
+        )
+        let firstStatus = try await first.wait(within: .seconds(60))
+        XCTAssertEqual(firstStatus, 0, first.standardError)
+        let again = try await CLIRunner.run(["fleet", inventory.path, "--state", state, "--json"])
+        XCTAssertEqual(again.status, 0, again.stdoutText + again.stderr)
+    }
+}
