@@ -8,14 +8,7 @@ import XCTest
 final class ClosedOutputCLITests: XCTestCase {
     func testAClosedStandardOutputIsNoCrash() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
-        let package = try FleetFixtures.secure(version: 20000, size: 4096, seed: 3)
-        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
-        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
-        let inventory = folder.appendingPathComponent("fleet.json")
-        try Data(
-            #"{"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": {"kind": "secure-app"}}]}"#
-                .utf8
-        ).write(to: inventory)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder, size: 4096, seed: 3)
         let process = Process()
         process.executableURL = CLIRunner.executableURL
         process.arguments = ["fleet", inventory.path, "--plan", "--metrics", "127.0.0.1:0", "--json"]

@@ -192,16 +192,7 @@ final class FleetCLITests: XCTestCase {
     /// `--metrics`: the run's series are served while it works, from its events.
     func testMetricsAreServedWhileTheFleetRuns() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
-        let package = try FleetFixtures.secure(version: 20000, size: 60000, seed: 7)
-        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
-        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
-        let inventory = folder.appendingPathComponent("fleet.json")
-        try Data(
-            """
-            {"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": \
-            {"kind": "secure-app", "firmware_version": "1.0.0", "real_time_factor": 1}}]}
-            """.utf8
-        ).write(to: inventory)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder)
         let port = try LoopbackPort.free()
         let fleet = try BackgroundProcess(
             CLIRunner.executableURL, ["fleet", inventory.path, "--metrics", "127.0.0.1:\(port)", "--json"])

@@ -59,6 +59,22 @@ enum FleetFixtures {
         return options
     }
 
+    /// An inventory of one simulated Secure DFU application at 1.0.0 (C0:DE:00:00:00:10, in real
+    /// time) and its package, `app.bin` with `app.dat`, written into `folder`.
+    static func oneDeviceInventory(in folder: URL, size: Int = 60000, seed: UInt64 = 7) throws -> URL {
+        let package = try secure(version: 20000, size: size, seed: seed)
+        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
+        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
+        let inventory = folder.appendingPathComponent("fleet.json")
+        try Data(
+            """
+            {"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": \
+            {"kind": "secure-app", "firmware_version": "1.0.0", "real_time_factor": 1}}]}
+            """.utf8
+        ).write(to: inventory)
+        return inventory
+    }
+
     /// A temporary folder, removed when the test ends.
     static func temporaryFolder(_ test: XCTestCase) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID().uuidString)")

@@ -36,16 +36,7 @@ final class FleetOutputFileCLITests: XCTestCase {
     /// refused while the first runs, and runs once it has ended.
     func testASecondFleetOnARunningFleetsStateFileIsRefused() async throws {
         let folder = try FleetFixtures.temporaryFolder(self)
-        let package = try FleetFixtures.secure(version: 20000, size: 60000, seed: 7)
-        try Data(package.images[0].firmware).write(to: folder.appendingPathComponent("app.bin"))
-        try Data(package.images[0].initPacket ?? []).write(to: folder.appendingPathComponent("app.dat"))
-        let inventory = folder.appendingPathComponent("fleet.json")
-        try Data(
-            """
-            {"defaults": {"package": "app.bin"}, "devices": [{"device": "C0:DE:00:00:00:10", "simulate": \
-            {"kind": "secure-app", "firmware_version": "1.0.0", "real_time_factor": 1}}]}
-            """.utf8
-        ).write(to: inventory)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder)
         let state = folder.appendingPathComponent("state.sqlite").path
         let first = try BackgroundProcess(
             CLIRunner.executableURL, ["fleet", inventory.path, "--state", state, "--json"])
