@@ -4,6 +4,7 @@ import DFUSupport
 import FirmwareUpdate
 import GATT
 import GATTTesting
+import MCUmgr
 import NordicDFU
 import SimulatedFleet
 import XCTest
@@ -13,9 +14,10 @@ import XCTest
 /// whatever happens between the probe and the update.
 final class ProbeLinkHandOverTests: XCTestCase {
     /// Runs a fleet of `configurations`' devices, each through a counting central, one at a
-    /// time; `maximumFailures` as the fleet's.
+    /// time; `maximumFailures` as the fleet's; `package`: by default a Secure application.
     private func run(
-        _ configurations: [SimulatedDeviceConfiguration], handsOver: Bool = true, maximumFailures: Int? = nil
+        _ configurations: [SimulatedDeviceConfiguration], handsOver: Bool = true, maximumFailures: Int? = nil,
+        package: FirmwarePackage? = nil
     ) async throws -> [(central: FakeCentral, report: FleetDeviceReport)] {
         let (_, simulated) = try FleetAdapter.simulated(configurations)
         let centrals = simulated.map { FakeCentral($0) }
@@ -27,7 +29,7 @@ final class ProbeLinkHandOverTests: XCTestCase {
         options.readBack = false
         options.handsProbeLinkToUpdate = handsOver
         options.maximumFailures = maximumFailures
-        let package = FirmwarePackage.nordic(try FleetFixtures.secure(version: 20000, seed: 11))
+        let package = try package ?? .nordic(FleetFixtures.secure(version: 20000, seed: 11))
         let fleet = try Fleet(
             inventory: inventory, packages: ["A": package], adapters: [adapter], options: options)
         let report = await fleet.run { _ in }
@@ -73,6 +75,20 @@ final class ProbeLinkHandOverTests: XCTestCase {
             FleetFixtures.device(0, kind: .secureAppBonded, firmware: "1.0.0"))
         XCTAssertEqual(report.result, .completed, report.failure?.message ?? "")
         XCTAssertEqual(central.connections, 2)
+    }
+
+    /// An SMP device's probe subscribed to its SMP characteristic: its link is closed and the
+    /// update connects anew, as without the option.
+    func testAnSMPDevicesProbeLinkIsNotHandedOver() async throws {
+        let image = try MCUbootImage(
+            bytes: SimulatedMCUbootImage.make(version: MCUbootVersion("1.1.0")!, bodySize: 9000, seed: 3),
+            name: "app_update.bin")
+        let package = FirmwarePackage.mcuboot(MCUbootPackage(image: image))
+        let device = FleetFixtures.device(0, kind: .smpApp, firmware: "1.0.0")
+        let handedOver = try await run([device], package: package)[0]
+        XCTAssertEqual(handedOver.report.result, .completed, handedOver.report.failure?.message ?? "")
+        let apart = try await run([device], handsOver: false, package: package)[0]
+        XCTAssertEqual(handedOver.central.connections, apart.central.connections)
     }
 
     /// An up-to-date device is skipped: its probe's link is closed, nothing else connects.
