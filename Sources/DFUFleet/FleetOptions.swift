@@ -26,6 +26,11 @@ public struct FleetOptions: Sendable {
     public var maximumFailures: Int?
     /// After each update, reconnect and read the version the device now reports.
     public var readBack = true
+    /// Hand the link of a device's probe to its update, which then does not disconnect and
+    /// connect again: for a run that updates each device right after probing it (a gateway's
+    /// fleet of one). A fleet probes all its devices before its first update, so it leaves this
+    /// off. An SMP device's probe subscribed to its SMP characteristic, so its link is closed.
+    public var handsProbeLinkToUpdate = false
     /// Addresses of devices outside this run (the rest of a rollout, when a gateway runs one of
     /// its devices): never looked for or taken as one of this run's devices' bootloaders.
     public var reservedAddresses: Set<BluetoothAddress> = []

@@ -12,6 +12,17 @@ enum FleetProbe {
         _ address: BluetoothAddress, name: String?, central: any GATTCentral, options: DFUOptions,
         device: String
     ) async throws -> FleetDeviceInfo {
+        let (info, link) = try await open(
+            address, name: name, central: central, options: options, device: device)
+        await link.disconnect()
+        return info
+    }
+
+    /// As `read`, but leaves the link up: the caller hands it on or disconnects it.
+    static func open(
+        _ address: BluetoothAddress, name: String?, central: any GATTCentral, options: DFUOptions,
+        device: String
+    ) async throws -> (info: FleetDeviceInfo, link: any GATTPeripheral) {
         // the message names the device; its address only when the user named it otherwise
         let at = DeviceIdentifier(device) == .address(address) ? "" : " at \(address)"
         let peripheral: any GATTPeripheral
@@ -43,7 +54,6 @@ enum FleetProbe {
                 .serviceDiscoveryFailed, device: device,
                 detail: "could not read its services\(at): \(error)")
         }
-        await peripheral.disconnect()
-        return FleetDeviceInfo(probe, name: name)
+        return (FleetDeviceInfo(probe, name: name), peripheral)
     }
 }

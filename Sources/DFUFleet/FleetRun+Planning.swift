@@ -74,9 +74,7 @@ extension FleetRun {
             device, address: address, central: central, security: self.security(for: found.entry, info: seen))
         let info: FleetDeviceInfo
         do {
-            info = try await FleetProbe.read(
-                advertisement.address, name: advertisement.name, central: central, options: options.update,
-                device: device)
+            info = try await probe(address, name: advertisement.name, central: central, device: device)
         } catch {
             var report = FleetDeviceReport(device: device, result: .failed)
             report.failure = error as? DFUFailure
@@ -102,6 +100,7 @@ extension FleetRun {
             entry.security = needs
             entry.imageLayout = info.imageLayout?.summary
             emit(.planned(entry))
+            await closeProbeLink(of: device)
             await finishPairing(device, central: central)
             var report = FleetDeviceReport(device: device, result: .failed)
             report.info = info
@@ -123,8 +122,13 @@ extension FleetRun {
         entry.imageLayout = info.imageLayout?.summary(
             updatingNetworkCore: package.contents.updatesNetworkCore)
         emit(.planned(entry))
-        // no further connection: the bond, if the probe made one, goes now
-        if options.plan || check.decision == .skip { await finishPairing(device, central: central) }
+        // no further connection: the link closes, and the bond, if the probe made one, goes now
+        if options.plan || check.decision == .skip {
+            await closeProbeLink(of: device)
+            await finishPairing(device, central: central)
+        } else {
+            await keepProbeLinkForUpdate(of: device, info: info)
+        }
         return Planned(found: found, info: info, choice: choice, check: check)
     }
 }

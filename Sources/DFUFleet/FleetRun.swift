@@ -22,6 +22,8 @@ final class FleetRun: Sendable {
     let foundAddresses = Locked(Set<BluetoothAddress>())
     /// The bond of each device met so far, by device (`FleetRun+Pairing`).
     let bonds = Locked([String: RunBond]())
+    /// The links of probed devices kept up for their updates, by device (`FleetRun+ProbeLink`).
+    let probeLinks = Locked([String: any GATTPeripheral]())
 
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet
@@ -65,6 +67,7 @@ final class FleetRun: Sendable {
         } else {
             await update(planned)
         }
+        await closeProbeLinks()
         await fleet.state?.written()
         let devices = reports.withLock { reports in
             fleet.inventory.devices.map {
@@ -151,14 +154,17 @@ final class FleetRun: Sendable {
         var report = base(item)
         let started = central.linkTime.now()
         let others = foundAddresses.withLock { $0 }.union(options.reservedAddresses)
+        let handOver = handOverCentral(for: item.found.entry.device, central: central)
         let update = FleetDeviceUpdate(
-            device: item.found.entry.device, address: sighting.advertisement.address, central: central,
+            device: item.found.entry.device, address: sighting.advertisement.address,
+            central: handOver ?? central,
             package: fleet.packages[item.choice.package]!,
             force: item.found.entry.force ?? fleet.inventory.defaults.force,
             info: item.info, options: options,
             otherAddresses: others.subtracting([sighting.advertisement.address]),
             emit: emit)
         await update.run(into: &report)
+        await handOver?.close()
         await finishPairing(item.found.entry.device, central: central)
         report.duration = central.linkTime.now() - started
         finish(report, result: report.result, reason: report.reason)

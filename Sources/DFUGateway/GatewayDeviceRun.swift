@@ -86,6 +86,8 @@ struct GatewayDeviceRun: Sendable {
         options.canary = 0
         options.maximumFailures = nil
         options.plan = false
+        // the update follows the probe at once: one connection instead of two
+        options.handsProbeLinkToUpdate = true
         options.reservedAddresses = listed.neighbours
         let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
         return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)

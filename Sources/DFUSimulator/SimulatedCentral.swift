@@ -43,9 +43,15 @@ public final class SimulatedCentral: GATTCentral {
     }
 
     /// Connects to the device advertising at that address or with that name now; fails at once
-    /// when none does (or a `reject-connect` fault refuses). Costs `connectionSetup` virtual time.
+    /// when none does (or a `reject-connect` fault refuses). Costs `connectionSetup` virtual time,
+    /// and with a real-time factor that share of it in real time, as a GATT operation does.
     public func connect(_ device: DeviceIdentifier, timeout: Duration) async throws -> any GATTPeripheral {
         let (index, connection, snapshot) = try world.connect(device)
+        let timing = snapshot.core.timing
+        if timing.realTimeFactor > 0 {
+            // not cut short by cancellation: the link is up, and its caller ends it
+            try? await Task.sleep(for: timing.connectionSetup * timing.realTimeFactor)
+        }
         return SimulatedPeripheral(world: world, device: index, connection: connection, snapshot: snapshot)
     }
 

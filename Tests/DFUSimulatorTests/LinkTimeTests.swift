@@ -21,6 +21,19 @@ final class LinkTimeTests: XCTestCase {
         return client
     }
 
+    /// With a real-time factor a connection takes its setup in real time too, as a GATT
+    /// operation takes what it costs (docs/simulator.md, "Real time").
+    func testAConnectionTakesItsSetupInRealTimeWithARealTimeFactor() async throws {
+        var device = Fixtures.docDevice(mtu: 247)
+        device.timing.realTimeFactor = 0.5
+        let central = try SimulatedCentral(devices: [device])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let link = try await central.connect(DeviceIdentifier("C0:DE:00:00:00:10"), timeout: .seconds(5))
+        XCTAssertGreaterThanOrEqual(clock.now - start, device.timing.connectionSetup * 0.5)
+        await link.disconnect()
+    }
+
     func testARequestAndItsAnswerTakeTwoConnectionIntervals() async throws {
         let client = try await client()
         _ = try await client.request(cp, [0x06, 0x01])
