@@ -32,22 +32,25 @@ public final class FleetStateFile: Sendable {
     /// Whether a write found the rollout paused or cancelled (`rollout pause`/`cancel --store
     /// FILE`): nothing is written after it, and the fleet hears of it once.
     private let stopped = Locked(false)
-    /// Held while this fleet runs: no other fleet may take the file meanwhile.
-    private let runLock: RunLock
+    /// Held while this fleet runs: no other fleet may take the file meanwhile (none for a plan,
+    /// which only reads the file).
+    private let runLock: RunLock?
 
     /// Opens the state of the rollout of the inventory whose identity is `inventory`; a missing
     /// file is an empty state, created only when a device finishes. Throws when the file
     /// belongs to another inventory, or is no rollout store (an earlier dfu-update's JSON state
-    /// file among them).
+    /// file among them). A run that will not write it (`--plan`) opens it `readOnly`: it takes
+    /// no lock and leaves no lock file.
     public init(
         url: URL, inventory: String, source: RolloutInventory = RolloutInventory(bytes: Data(), folder: ""),
-        describe: @escaping @Sendable (FleetDeviceReport) -> Data? = FleetStateFile.essentials
+        describe: @escaping @Sendable (FleetDeviceReport) -> Data? = FleetStateFile.essentials,
+        readOnly: Bool = false
     ) async throws(FleetInventoryError) {
         self.url = url
         self.rollout = inventory
         self.source = source
         self.describe = describe
-        runLock = try RunLock(stateFile: url)
+        runLock = readOnly ? nil : try RunLock(stateFile: url)
         guard FileManager.default.fileExists(atPath: url.path) else {
             done = Locked([:])
             store = Locked(nil)
@@ -128,7 +131,7 @@ public final class FleetStateFile: Sendable {
             defer { store = nil }
             return store
         }?.close()
-        runLock.release()
+        runLock?.release()
     }
 
     /// The device's result, reported as a gateway named `fleet` reports one.

@@ -41,6 +41,9 @@ final class FleetOutputFileCLITests: XCTestCase {
         let first = try BackgroundProcess(
             CLIRunner.executableURL, ["fleet", inventory.path, "--state", state, "--json"])
         _ = try await first.line { $0.contains("\"event\":\"progress\"") }
+        // a plan only reads the file: it runs beside the fleet
+        let plan = try await CLIRunner.run(["fleet", inventory.path, "--state", state, "--plan", "--json"])
+        XCTAssertEqual(plan.status, 0, plan.stdoutText + plan.stderr)
         let second = try await CLIRunner.run(["fleet", inventory.path, "--state", state, "--json"])
         XCTAssertEqual(second.status, 64, second.stdoutText)
         XCTAssertEqual(
@@ -51,5 +54,18 @@ final class FleetOutputFileCLITests: XCTestCase {
         XCTAssertEqual(firstStatus, 0, first.standardError)
         let again = try await CLIRunner.run(["fleet", inventory.path, "--state", state, "--json"])
         XCTAssertEqual(again.status, 0, again.stdoutText + again.stderr)
+    }
+
+    /// `--plan` writes nothing: neither the state file nor its lock file.
+    func testAPlanLeavesNoFileBehind() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder, size: 4096, seed: 3)
+        let state = folder.appendingPathComponent("state.sqlite")
+        let plan = try await CLIRunner.run([
+            "fleet", inventory.path, "--state", state.path, "--plan", "--json",
+        ])
+        XCTAssertEqual(plan.status, 0, plan.stdoutText + plan.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(left, ["app.bin", "app.dat", "fleet.json"])
     }
 }

@@ -50,7 +50,8 @@ struct FleetSetup {
         }
         var state: FleetStateFile?
         if let path = command.state {
-            state = try await Self.state(at: URL(fileURLWithPath: path), inventory: url)
+            state = try await Self.state(
+                at: URL(fileURLWithPath: path), inventory: url, readOnly: command.options.plan)
         }
         fleet = try Self.usage {
             try Fleet(
@@ -115,22 +116,22 @@ struct FleetSetup {
         return packages
     }
 
-    /// Runs `body`, turning an inventory or simulator configuration error into a usage error.
     /// The state file of a rollout of the inventory at `inventory`, named by the inventory's
     /// CRC-32 and size; a file it cannot use is a usage error.
-    private static func state(at url: URL, inventory: URL) async throws -> FleetStateFile {
+    private static func state(at url: URL, inventory: URL, readOnly: Bool) async throws -> FleetStateFile {
         let bytes = try Data(contentsOf: inventory)
         do {
             return try await FleetStateFile(
                 url: url,
                 inventory: String(format: "crc32:%08x:%d", CRC32.checksum(Array(bytes)), bytes.count),
                 source: RolloutInventory(bytes: bytes, folder: inventory.deletingLastPathComponent().path),
-                describe: FleetReportFile.deviceJSON)
+                describe: FleetReportFile.deviceJSON, readOnly: readOnly)
         } catch {
             throw CommandFailure(errorClass: "usage", message: error.message, exitCode: .usage)
         }
     }
 
+    /// Runs `body`, turning an inventory or simulator configuration error into a usage error.
     static func usage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
