@@ -44,6 +44,8 @@ public struct FleetDeviceInfo: Sendable, Equatable {
     public var bootloader: SMPBootloader?
     /// An SMP device's image layout, as its list shows it.
     public var imageLayout: SMPImageLayout?
+    /// Whether its probe subscribed to a notification (`DeviceProbe.subscribed`).
+    public var probeSubscribed = false
 
     public init(
         address: BluetoothAddress, name: String? = nil, firmwareRevision: String? = nil,
@@ -68,6 +70,7 @@ public struct FleetDeviceInfo: Sendable, Equatable {
             dfuProtocol: probe.support?.protocolKind)
         bootloader = probe.bootloader
         imageLayout = probe.imageLayout
+        probeSubscribed = probe.subscribed
     }
 
     /// Whether the device waits in its bootloader.

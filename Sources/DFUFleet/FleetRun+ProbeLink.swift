@@ -21,11 +21,11 @@ extension FleetRun {
     }
 
     /// Keeps the device's probe link for its update when the update can take it over; closes
-    /// it otherwise. An SMP probe subscribed to the SMP characteristic, and bluetoothd gives that
-    /// subscription up only once it sees the socket closed, which the update's own subscription
-    /// could overtake: such a link is closed, as without the option.
+    /// it otherwise. A probe that subscribed to a notification (SMP's) leaves a subscription
+    /// that bluetoothd gives up only once it sees the socket closed, which the update's own
+    /// subscription could overtake: such a link is closed, as without the option.
     func keepProbeLinkForUpdate(of device: String, info: FleetDeviceInfo) async {
-        guard info.dfuProtocol == .smp else { return }
+        guard info.probeSubscribed else { return }
         await closeProbeLink(of: device)
     }
 

@@ -23,6 +23,10 @@ public struct DeviceProbe: Sendable, Equatable {
     public var bootloader: SMPBootloader?
     /// An SMP device's image layout, as its list shows it; nil for other devices or no list.
     public var imageLayout: SMPImageLayout?
+    /// Whether the probe subscribed to one of the device's notifications (SMP's requests are
+    /// answered in them). bluetoothd gives a subscription up only once it sees the link close,
+    /// so a link the probe leaves up is not one an update that subscribes again should take over.
+    public var subscribed = false
 
     /// Reads a connected `peripheral`, each read bounded by `timeout`; `options` name the
     /// version characteristic and the DFU services (custom UUIDs). Throws the transport's

@@ -20,5 +20,6 @@ struct SMPDeviceFamily: DeviceFamily {
         probe.firmwareRevision = probe.firmwareRevision ?? told.version
         probe.bootloader = told.bootloader
         probe.imageLayout = told.layout
+        probe.subscribed = true
     }
 }
