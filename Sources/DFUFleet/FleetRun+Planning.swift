@@ -127,7 +127,7 @@ extension FleetRun {
             await closeProbeLink(of: device)
             await finishPairing(device, central: central)
         } else {
-            await keepProbeLinkForUpdate(of: device, info: info)
+            await closeProbeLinkUnlessHandedOver(of: device, info: info)
         }
         return Planned(found: found, info: info, choice: choice, check: check)
     }

@@ -6,7 +6,7 @@ import GATT
 /// and closed when nobody takes it.
 extension FleetRun {
     /// Reads the device as `FleetProbe.read` does; with the option on, its link stays up, parked
-    /// for `keepProbeLinkForUpdate` or `closeProbeLink`.
+    /// for `closeProbeLinkUnlessHandedOver` or `closeProbeLink`.
     func probe(_ address: BluetoothAddress, name: String?, central: any GATTCentral, device: String)
         async throws -> FleetDeviceInfo
     {
@@ -24,7 +24,7 @@ extension FleetRun {
     /// it otherwise. A probe that subscribed to a notification (SMP's) leaves a subscription
     /// that bluetoothd gives up only once it sees the socket closed, which the update's own
     /// subscription could overtake: such a link is closed, as without the option.
-    func keepProbeLinkForUpdate(of device: String, info: FleetDeviceInfo) async {
+    func closeProbeLinkUnlessHandedOver(of device: String, info: FleetDeviceInfo) async {
         guard info.probeSubscribed else { return }
         await closeProbeLink(of: device)
     }
