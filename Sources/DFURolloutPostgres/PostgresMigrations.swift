@@ -20,6 +20,7 @@ enum PostgresMigrations {
         Step(version: 4, name: "rollout tallies", statements: rolloutTallies),
         Step(version: 5, name: "devices in order", statements: [DeviceListingSQL.positionIndex]),
         Step(version: 6, name: "inventory entries", statements: [inventoryEntries]),
+        Step(version: 7, name: "device references per statement", statements: deviceReferences),
     ]
 
     /// Each device's inventory entry (`RolloutDevice.inventoryEntry`); the devices of rollouts
