@@ -2,6 +2,7 @@ import ArgumentParser
 import DFUFleet
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
@@ -42,7 +43,8 @@ struct FleetRunMeasurement {
             defaults: .init(package: "bench"),
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })
         let fleet = try Fleet(
-            inventory: inventory, packages: ["bench": .nordic(package)], adapters: [adapter], options: options
+            inventory: inventory, packages: ["bench": FirmwarePackage(package)], adapters: [adapter],
+            options: options
         )
 
         var measurement = FleetRunMeasurement()

@@ -1,5 +1,6 @@
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import GATT
 import NordicDFU
 import XCTest
@@ -16,7 +17,7 @@ final class AddressCaseTests: XCTestCase {
             defaults: .init(package: "app"), devices: [FleetDeviceEntry(device: written)])
         let fleet = try Fleet(
             inventory: inventory,
-            packages: ["app": .nordic(try FleetFixtures.secure(version: 20000, seed: 9))],
+            packages: ["app": FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 9))],
             adapters: [adapter], options: FleetFixtures.options(concurrency: 1))
         let log = EventLog()
         let report = await fleet.run { log.append($0) }

@@ -21,7 +21,7 @@ final class FleetCanaryTests: XCTestCase {
             devices: configurations.map { FleetDeviceEntry(device: $0.address.description) })
         let fleet = try Fleet(
             inventory: inventory,
-            packages: [package: .nordic(try FleetFixtures.secure(version: 20000, seed: 9))],
+            packages: [package: FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 9))],
             adapters: [adapter], options: options, state: state)
         return (fleet, centrals)
     }

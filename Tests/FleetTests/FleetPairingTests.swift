@@ -23,7 +23,7 @@ final class FleetPairingTests: XCTestCase {
     ) async throws
         -> (centrals: [BondingCentral], report: FleetReport, log: EventLog)
     {
-        let package = FirmwarePackage.nordic(try FleetFixtures.secure(version: 20000, seed: 7))
+        let package = FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 7))
         let (_, simulated) = try FleetAdapter.simulated([door, thermo])
         let centrals = simulated.map { BondingCentral($0, bondedBefore: bondedBefore) }
         let adapter = FleetAdapter(name: "simulated", centrals: centrals, maximumConnections: 2)

@@ -1,5 +1,6 @@
 import DFUFleet
 import DFURollout
+import FirmwareUpdate
 import Foundation
 import SimulatedFleet
 import XCTest
@@ -56,7 +57,7 @@ final class FleetRolloutRulesTests: XCTestCase {
         let fleet = try Fleet(
             inventory: try FleetInventory(
                 defaults: .init(package: package), devices: devices.map { FleetDeviceEntry(device: $0) }),
-            packages: [package: .nordic(try FleetFixtures.secure(version: 20000, seed: 9))],
+            packages: [package: FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 9))],
             adapters: [adapter], options: options)
         let log = EventLog()
         let report = await fleet.run { log.append($0) }

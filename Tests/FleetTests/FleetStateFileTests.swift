@@ -1,6 +1,7 @@
 import DFUFleet
 import DFURollout
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import SimulatedFleet
 import XCTest
@@ -123,7 +124,7 @@ final class FleetStateFileTests: XCTestCase {
         let fleet = try Fleet(
             inventory: try FleetInventory(
                 defaults: .init(package: "app"), devices: devices.map { FleetDeviceEntry(device: $0) }),
-            packages: ["app": .nordic(try FleetFixtures.secure(version: 20000, seed: 6))],
+            packages: ["app": FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 6))],
             adapters: [adapter], options: FleetFixtures.options(concurrency: 1), state: state)
         let halts = Locked([String]())
         let errors = Locked([String]())

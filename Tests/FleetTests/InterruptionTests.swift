@@ -1,6 +1,7 @@
 import DFUFleet
 import DFUSimulator
 import DFUSupport
+import FirmwareUpdate
 import Foundation
 import GATT
 import NordicDFU
@@ -22,7 +23,9 @@ final class InterruptionTests: XCTestCase {
             })
         return try Fleet(
             inventory: inventory,
-            packages: [package: .nordic(try FleetFixtures.secure(version: 20000, size: 40000, seed: 4))],
+            packages: [
+                package: FirmwarePackage(try FleetFixtures.secure(version: 20000, size: 40000, seed: 4))
+            ],
             adapters: [adapter], options: FleetFixtures.options(concurrency: concurrency), state: state)
     }
 

@@ -65,7 +65,7 @@ final class MixedFleetTests: XCTestCase {
             "B": try FleetFixtures.secure(version: 30000, size: 7000, seed: 2),
             "L": try FleetFixtures.legacy(version: 2, seed: 3),
         ]
-        let packages = nordic.mapValues(FirmwarePackage.nordic)
+        let packages = nordic.mapValues { FirmwarePackage($0) }
         let cases = cases()
         let missing = "C0:DE:00:00:FF:F0"
         let inventory = try FleetInventory(

@@ -29,7 +29,7 @@ final class ProbeLinkHandOverTests: XCTestCase {
         options.readBack = false
         options.handsProbeLinkToUpdate = handsOver
         options.maximumFailures = maximumFailures
-        let package = try package ?? .nordic(FleetFixtures.secure(version: 20000, seed: 11))
+        let package = try package ?? FirmwarePackage(FleetFixtures.secure(version: 20000, seed: 11))
         let fleet = try Fleet(
             inventory: inventory, packages: ["A": package], adapters: [adapter], options: options)
         let report = await fleet.run { _ in }
@@ -83,7 +83,7 @@ final class ProbeLinkHandOverTests: XCTestCase {
         let image = try MCUbootImage(
             bytes: SimulatedMCUbootImage.make(version: MCUbootVersion("1.1.0")!, bodySize: 9000, seed: 3),
             name: "app_update.bin")
-        let package = FirmwarePackage.mcuboot(MCUbootPackage(image: image))
+        let package = FirmwarePackage(MCUbootPackage(image: image))
         let device = FleetFixtures.device(0, kind: .smpApp, firmware: "1.0.0")
         let handedOver = try await run([device], package: package)[0]
         XCTAssertEqual(handedOver.report.result, .completed, handedOver.report.failure?.message ?? "")

@@ -1,5 +1,6 @@
 import DFUFleet
 import DFUSimulator
+import FirmwareUpdate
 import GATT
 import MCUmgr
 import NordicDFU
@@ -31,8 +32,8 @@ final class SMPFleetTests: XCTestCase {
         let fleet = try Fleet(
             inventory: inventory,
             packages: [
-                "smp": .mcuboot(MCUbootPackage(image: image)),
-                "nordic": .nordic(try FleetFixtures.secure(version: 20000, seed: 5)),
+                "smp": FirmwarePackage(MCUbootPackage(image: image)),
+                "nordic": FirmwarePackage(try FleetFixtures.secure(version: 20000, seed: 5)),
             ],
             adapters: [adapter], options: FleetFixtures.options(concurrency: 4))
         let report = await fleet.run { _ in }

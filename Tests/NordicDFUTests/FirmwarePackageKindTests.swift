@@ -29,7 +29,7 @@ final class FirmwarePackageKindTests: XCTestCase {
             try Data(contentsOf: repository.appendingPathComponent("Firmware/smp_app_1.1.0.bin")))
         let url = directory.appendingPathComponent("zephyr.signed.hex")
         try IntelHexText.encode(binary, at: 0xC000).write(to: url, atomically: true, encoding: .utf8)
-        guard case .mcuboot(let package) = try FirmwarePackage(contentsOf: url) else {
+        guard let package = try FirmwarePackage(contentsOf: url).contents as? MCUbootPackage else {
             return XCTFail("an MCUboot image in Intel HEX was read as a Nordic DFU package")
         }
         XCTAssertEqual(package.images.count, 1)
@@ -42,7 +42,7 @@ final class FirmwarePackageKindTests: XCTestCase {
         let url = directory.appendingPathComponent("app.hex")
         let body = (0..<64).map { UInt8($0) }
         try IntelHexText.encode(body, at: 0x26000).write(to: url, atomically: true, encoding: .utf8)
-        guard case .nordic(let package) = try FirmwarePackage(contentsOf: url) else {
+        guard let package = try FirmwarePackage(contentsOf: url).contents as? DFUPackage else {
             return XCTFail("plain hex read as an MCUboot image")
         }
         XCTAssertEqual(package.images.first?.firmware, body)
@@ -53,11 +53,16 @@ final class FirmwarePackageKindTests: XCTestCase {
     /// with a `.dat` of its name in the working directory.
     func testAPackageIsReadFromBytesAsItsFileWouldBe() throws {
         let signed = try Data(contentsOf: repository.appendingPathComponent("Firmware/smp_app_1.1.0.bin"))
-        guard case .mcuboot(let image) = try FirmwarePackage(bytes: signed, name: "releases/app.bin") else {
+        guard
+            let image = try FirmwarePackage(bytes: signed, name: "releases/app.bin").contents
+                as? MCUbootPackage
+        else {
             return XCTFail("an MCUboot image read from bytes was not one")
         }
         XCTAssertEqual(image.images[0].image.bytes, [UInt8](signed))
-        guard case .nordic(let zip) = try FirmwarePackage(bytes: Data(TestPackages.app()), name: "app.zip")
+        guard
+            let zip = try FirmwarePackage(bytes: Data(TestPackages.app()), name: "app.zip").contents
+                as? DFUPackage
         else {
             return XCTFail("a Nordic zip read from bytes was not one")
         }
@@ -69,8 +74,9 @@ final class FirmwarePackageKindTests: XCTestCase {
         try Data([0x01, 0x02]).write(to: dat)
         defer { try? FileManager.default.removeItem(at: dat) }
         guard
-            case .nordic(let bin) = try FirmwarePackage(
-                bytes: Data(TestPackages.firmware), name: "\(bare).bin")
+            let bin = try FirmwarePackage(
+                bytes: Data(TestPackages.firmware), name: "\(bare).bin"
+            ).contents as? DFUPackage
         else { return XCTFail("a bare nRF5 image read from bytes was not one") }
         XCTAssertEqual(bin.images.first?.firmware, TestPackages.firmware)
         XCTAssertNil(bin.images.first?.initPacket)

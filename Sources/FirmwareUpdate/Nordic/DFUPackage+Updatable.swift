@@ -5,7 +5,7 @@ extension DFUPackage: UpdatablePackage {
 
     public var partCount: Int { images.count }
 
-    public func remainder(afterParts count: Int) -> FirmwarePackage { .nordic(droppingParts(count)) }
+    public func remainder(afterParts count: Int) -> FirmwarePackage { FirmwarePackage(droppingParts(count)) }
 
     /// The init packet's application version (0xFFFFFFFF means none).
     public var installedVersion: DFUFirmwareVersion? {

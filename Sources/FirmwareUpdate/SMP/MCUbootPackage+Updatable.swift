@@ -6,7 +6,7 @@ extension MCUbootPackage: UpdatablePackage {
     public var partCount: Int { images.count }
 
     public func remainder(afterParts count: Int) -> FirmwarePackage {
-        .mcuboot(MCUbootPackage(name: name, images: Array(images.dropFirst(count))))
+        FirmwarePackage(MCUbootPackage(name: name, images: Array(images.dropFirst(count))))
     }
 
     /// The first image's `major.minor.revision`.

@@ -10,7 +10,7 @@ protocol PackageDescription {
     var table: String { get }
 }
 
-extension PackageReport: PackageDescription {}
+extension NordicPackageReport: PackageDescription {}
 
 extension MCUbootPackageReport: PackageDescription {}
 
@@ -24,7 +24,7 @@ struct PackageInspector: PackageFamilyVisitor {
     var key: PublicKeyFile?
 
     func visit(_ package: DFUPackage) throws -> any PackageDescription {
-        PackageReport(package: package, file: file, key: try key?.nordic())
+        NordicPackageReport(package: package, file: file, key: try key?.nordic())
     }
 
     func visit(_ package: MCUbootPackage) throws -> any PackageDescription {

@@ -3,8 +3,8 @@ import FirmwareUpdate
 import Foundation
 import NordicDFU
 
-/// What `inspect` says about a package: the contract's JSON object, or a table for people.
-struct PackageReport {
+/// What `inspect` says about a Nordic DFU package: the contract's JSON object, or a table for people.
+struct NordicPackageReport {
     var package: DFUPackage
     /// The path as the user gave it.
     var file: String
