@@ -44,6 +44,6 @@ extension GatewayLoop {
     ) -> Bool {
         for device in done { queue.remove(device) }
         queue.moveToEnd(batch.filter { !done.contains($0) && !taken.contains($0) })
-        return queue.count > batch.count(where: queue.contains)
+        return queue.count > batch.count { queue.contains($0) }
     }
 }
