@@ -63,7 +63,7 @@ struct GatewayCommand: ContractCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds between looks for new work, more than 0 and at most 3600 (default: 2).",
+        help: "Seconds between looks for new work, 0.01…3600 (default: 2).",
         transform: Seconds.parse)
     var poll = Seconds(2)
 
