@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// An error for a command to report its own way: with `--json`, one object on stdout, without,
 /// one line on stderr.
-public struct UnreportedError {
+public struct UnreportedError: Sendable {
     /// What was thrown.
     public var error: any Error
     /// Whether `--json` stands on the command line (before any `--`).
@@ -19,8 +19,9 @@ extension AsyncParsableCommand {
     /// (the command has reported already), help and `--version` as ArgumentParser prints them;
     /// every other error goes to `report`, which prints it and returns the exit code.
     public static func runReporting(
-        check: ([String]) throws -> Void = { _ in }, started: (any ParsableCommand) -> Void = { _ in },
-        report: (UnreportedError) -> ExitCode
+        check: @Sendable ([String]) throws -> Void = { _ in },
+        started: @Sendable (any ParsableCommand) -> Void = { _ in },
+        report: @Sendable (UnreportedError) -> ExitCode
     ) async -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let json = arguments.prefix { $0 != "--" }.contains("--json")
