@@ -117,6 +117,16 @@ final class CLIErrorTests: XCTestCase {
         }
     }
 
+    /// An error nothing anticipated is still the contract's one line with a class, exit 1, not
+    /// ArgumentParser's "Error: …" (the one found today: a store's folder under a file).
+    func testAnUnanticipatedErrorIsStillOneErrorLine() async throws {
+        let store = ["rollout", "migrate", "--store", "/dev/null/x/rollouts.sqlite"]
+        try await assertError(store + ["--json"], status: 1, errorClass: "internal", mentions: "unanticipated")
+        let text = try await CLIRunner.run(store)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.stderr.hasPrefix("error: ") && !text.stderr.contains("Error: "), text.stderr)
+    }
+
     func testUsageErrorsWithoutJSONPrintNothingOnStdout() async throws {
         let run = try await CLIRunner.run(["flash", "--bootloader-address", "sometimes", "x.zip"])
         XCTAssertEqual(run.status, 64)
