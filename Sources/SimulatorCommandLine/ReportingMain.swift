@@ -40,7 +40,9 @@ extension AsyncParsableCommand {
         } catch let error where exitCode(for: error) == .success {
             exit(withError: error)
         } catch {
-            exit(withError: report(UnreportedError(error: error, json: json, usageLine: usageLine(for: error))))
+            exit(
+                withError: report(UnreportedError(error: error, json: json, usageLine: usageLine(for: error)))
+            )
         }
     }
 }

@@ -121,7 +121,8 @@ final class CLIErrorTests: XCTestCase {
     /// ArgumentParser's "Error: …" (the one found today: a store's folder under a file).
     func testAnUnanticipatedErrorIsStillOneErrorLine() async throws {
         let store = ["rollout", "migrate", "--store", "/dev/null/x/rollouts.sqlite"]
-        try await assertError(store + ["--json"], status: 1, errorClass: "internal", mentions: "unanticipated")
+        try await assertError(
+            store + ["--json"], status: 1, errorClass: "internal", mentions: "unanticipated")
         let text = try await CLIRunner.run(store)
         XCTAssertEqual(text.status, 1)
         XCTAssertTrue(text.stderr.hasPrefix("error: ") && !text.stderr.contains("Error: "), text.stderr)
