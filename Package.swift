@@ -149,7 +149,9 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
+        // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim; and their
+        // one way to run and to report a failure (`runReporting`, `usageLine`): the one module
+        // both commands import that has ArgumentParser.
         .target(
             name: "SimulatorCommandLine",
             dependencies: [

@@ -101,22 +101,24 @@ extension FleetInventory {
         if let twice = header.first(where: { name in header.count(where: { $0 == name }) > 1 }) {
             throw FleetInventoryError("the CSV header names the column '\(twice)' twice")
         }
-        guard let deviceColumn = header.firstIndex(of: "device") else {
+        guard header.contains("device") else {
             throw FleetInventoryError("the CSV header has no 'device' column")
         }
         var devices: [FleetDeviceEntry] = []
         for (number, row) in rows.dropFirst().enumerated() {
             func field(_ name: String) -> String? {
-                guard let column = header.firstIndex(of: name), column < row.count else { return nil }
+                guard let column = header.firstIndex(of: name) else { return nil }
                 let value = row[column].trimmingCharacters(in: .whitespaces)
                 return value.isEmpty ? nil : value
             }
-            guard row.count <= header.count else {
+            // A short row is refused too: read as empty, its missing fields would quietly take
+            // the defaults (another package, any adapter) the operator meant to override.
+            guard row.count == header.count else {
+                let hint = row.count > header.count ? "a comma too many?" : "a comma or a field missing?"
                 throw FleetInventoryError(
-                    "CSV row \(number + 2) has \(row.count) fields, the header \(header.count) (a comma too many?)"
-                )
+                    "CSV row \(number + 2) has \(row.count) fields, the header \(header.count) (\(hint))")
             }
-            guard deviceColumn < row.count, let device = field("device") else {
+            guard let device = field("device") else {
                 throw FleetInventoryError("CSV row \(number + 2) has no device")
             }
             var force: Bool?

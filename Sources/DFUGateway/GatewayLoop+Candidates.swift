@@ -34,11 +34,16 @@ extension GatewayLoop {
         let done = Set(read.filter { $0.result != nil }.map(\.device))
         let taken = Set(claims.map(\.device))
         return state.withLock { state in
-            for device in done { state.queue[rollout, default: ClaimQueue()].remove(device) }
-            state.queue[rollout, default: ClaimQueue()].moveToEnd(
-                batch.filter { !done.contains($0) && !taken.contains($0) })
-            let queue = state.queue[rollout, default: ClaimQueue()]
-            return queue.count > batch.count(where: queue.contains)
+            Self.settle(&state.queue[rollout, default: ClaimQueue()], batch: batch, done: done, taken: taken)
         }
+    }
+
+    /// `settle`'s work on the rollout's queue, changed in place.
+    private static func settle(
+        _ queue: inout ClaimQueue, batch: [String], done: Set<String>, taken: Set<String>
+    ) -> Bool {
+        for device in done { queue.remove(device) }
+        queue.moveToEnd(batch.filter { !done.contains($0) && !taken.contains($0) })
+        return queue.count > batch.count { queue.contains($0) }
     }
 }

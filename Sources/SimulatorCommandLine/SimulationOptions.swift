@@ -18,15 +18,19 @@ public struct SimulationOptions: ParsableArguments {
     public var simFirmwareVersion: String?
 
     @Option(
+        parsing: .unconditional,
         help:
             "The application version the simulated Secure bootloader's settings hold (s_dfu_settings.app_version), which an application's fw_version must reach, decimal or 0x hex (0)."
     )
     public var simAppVersion: NumberArgument<UInt32>?
 
-    @Option(help: "The hw_version the simulated Secure bootloader accepts, decimal or 0x hex (52).")
+    @Option(
+        parsing: .unconditional,
+        help: "The hw_version the simulated Secure bootloader accepts, decimal or 0x hex (52).")
     public var simHwVersion: NumberArgument<UInt32>?
 
     @Option(
+        parsing: .unconditional,
         help:
             "FWID of the SoftDevice the simulated device holds, decimal or 0x hex (0xB6; Legacy kinds 0x88).")
     public var simSdId: NumberArgument<UInt16>?
@@ -38,10 +42,12 @@ public struct SimulationOptions: ParsableArguments {
     public var simPublicKey: String?
 
     @Option(
+        parsing: .unconditional,
         help: "ATT MTU the simulated device offers, 23 … 517 (247).", transform: NumberArgument<Int>.parse)
     public var simMtu: Int?
 
     @Option(
+        parsing: .unconditional,
         help: "The largest image, in KiB, the simulated device's free bank takes (900).",
         transform: NumberArgument<Int>.parse)
     public var simBankKib: Int?
@@ -51,30 +57,36 @@ public struct SimulationOptions: ParsableArguments {
             "A fault the simulated device injects (repeatable).", valueName: SimulatedFault.forms))
     public var simFault: [SimulatedFault] = []
 
-    @Option(help: "Time, in ms, to erase one 4 KiB flash page, 0 … 10000 (85, nRF52).")
+    @Option(
+        parsing: .unconditional, help: "Time, in ms, to erase one 4 KiB flash page, 0 … 10000 (85, nRF52).")
     public var simPageEraseMs: Int?
 
-    @Option(help: "Time, in µs, to write one 32-bit flash word, 0 … 1000 (41, nRF52).")
+    @Option(
+        parsing: .unconditional, help: "Time, in µs, to write one 32-bit flash word, 0 … 1000 (41, nRF52).")
     public var simWordWriteUs: Int?
 
     @Option(
+        parsing: .unconditional,
         help:
             "In-process devices: real time each GATT operation also takes, per unit of the virtual time it costs, 0 … 10 (0: none)."
     )
     public var simRealTimeFactor: Double?
 
     @Option(
+        parsing: .unconditional,
         help: "smp-app: bytes in each MCUboot slot, in KiB, 4 … 16384 (472, the nRF52840 DK's partitions).",
         transform: NumberArgument<Int>.parse)
     public var simSlotKib: Int?
 
     @Option(
+        parsing: .unconditional,
         help:
             "smp-app: the largest SMP frame the device takes (CONFIG_MCUMGR_TRANSPORT_NETBUF_SIZE), 64 … 65535 (384; NCS fast DFU 2475).",
         transform: NumberArgument<Int>.parse)
     public var simSmpBufSize: Int?
 
     @Option(
+        parsing: .unconditional,
         help:
             "smp-app: SMP buffers for queued requests and the answer being built (CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT), 2 … 64 (4)."
     )
@@ -129,6 +141,7 @@ public struct SimulationOptions: ParsableArguments {
     public var simNetworkCoreOnePair = false
 
     @Option(
+        parsing: .unconditional,
         help:
             "smp-app with --sim-mcuboot-mode firmware-loader: the loader writes through an image buffer of this many KiB (CONFIG_BM_MCUMGR_GRP_IMG_BUFFER_SZ; 56, 128 on nRF54L15) and answers a chunk that does not fit with the same offset. Default: each chunk is written before its answer.",
         transform: NumberArgument<Int>.parse)

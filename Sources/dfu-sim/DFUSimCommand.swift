@@ -98,25 +98,15 @@ struct DFUSimCommand: AsyncParsableCommand {
     }
 
     /// Parses and runs; a usage error is reported as every other failure (docs/dfu-sim.md): one
-    /// object with `--json`, one `error:` line without, exit 64.
+    /// object with `--json`, one `error:` line without, exit 64; an unanticipated error alike,
+    /// as `internal`, exit 1 (the errors `run` foresees it reports itself, `SimReporter.fail`).
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        // known before parsing, so that a usage error can be reported as JSON too
-        let json = arguments.prefix { $0 != "--" }.contains("--json")
-        do {
-            var command = try parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            // an exit code alone: the command has reported already (`SimReporter.fail`)
-            if let code = error as? ExitCode { exit(withError: code) }
-            if let line = usageLine(for: error) {
-                exit(withError: SimReporter(json: json).fail("usage", line, exitCode: 64))
-            }
-            exit(withError: error)
+        await runReporting { unreported in
+            let reporter = SimReporter(json: unreported.json)
+            if let line = unreported.usageLine { return reporter.fail("usage", line, exitCode: 64) }
+            return reporter.fail(
+                "internal", messageLine(for: unreported.error) + " (unanticipated: please report it)",
+                exitCode: 1)
         }
     }
 

@@ -30,39 +30,25 @@ struct DFUUpdateCommand: AsyncParsableCommand {
         ])
 
     /// Parses, bootstraps logging, runs, and reports every failure of every command one way
-    /// (docs/cli-contract.md, "Errors"), usage errors included.
+    /// (docs/cli-contract.md, "Errors"), usage errors and unanticipated ones included.
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        // Known before parsing, so that a usage error can be reported as JSON too.
-        let json = arguments.prefix { $0 != "--" }.contains("--json")
-        do {
-            if let problem = CommandWord.problem(in: arguments, root: Self.self) {
-                throw CommandFailure(usage: problem + "; see --help")
-            }
-            var command = try parseAsRoot(arguments)
-            (command as? any ContractCommand)?.logging.bootstrap()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            reportAndExit(error, json: json)
-        }
+        await runReporting(
+            check: { arguments in
+                if let problem = CommandWord.problem(in: arguments, root: Self.self) {
+                    throw CommandFailure(usage: problem + "; see --help")
+                }
+            },
+            started: { ($0 as? any ContractCommand)?.logging.bootstrap() },
+            report: report)
     }
 
-    private static func reportAndExit(_ error: any Error, json: Bool) -> Never {
-        // An exit code alone: the command has reported already (flash's result event).
-        if let code = error as? ExitCode { exit(withError: code) }
-        if let failure = CommandFailure(error) {
-            failure.print(json: json)
-            exit(withError: failure.exitCode)
-        }
-        // one line (one object with --json), as every other failure: not ArgumentParser's block
-        if let line = usageLine(for: error) {
-            CommandFailure(usage: line).print(json: json)
-            exit(withError: ExitCode.usage)
-        }
-        exit(withError: error)
+    /// Prints the contract's error line (object with `--json`) and gives its exit code: one
+    /// line, as every other failure, not ArgumentParser's block of help or its "Error: …".
+    private static func report(_ unreported: UnreportedError) -> ExitCode {
+        let failure =
+            CommandFailure(unreported.error) ?? unreported.usageLine.map(CommandFailure.init(usage:))
+            ?? CommandFailure(unanticipated: unreported.error)
+        failure.print(json: unreported.json)
+        return failure.exitCode
     }
 }

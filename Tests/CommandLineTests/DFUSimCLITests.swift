@@ -29,6 +29,21 @@ final class DFUSimCLITests: XCTestCase {
         XCTAssertTrue(try kind.errorObject().string("message").contains("following: secure, secure-app,"))
     }
 
+    /// A negative number is the value, not an option: its own check answers, naming the range
+    /// (not ArgumentParser's "Missing value"), in dfu-sim and in dfu-update alike.
+    func testANegativeNumberIsCheckedAsAValue() async throws {
+        let factor = try await run(["--simulate", "secure-app", "--sim-real-time-factor", "-1", "--json"])
+        XCTAssertEqual(factor.status, 64, factor.stdoutText)
+        XCTAssertEqual(
+            try factor.errorObject().string("message"), "--sim-real-time-factor -1.0 is outside 0 … 10")
+        let erase = try await CLIRunner.run([
+            "scan", "--simulate", "secure-app", "--sim-page-erase-ms", "-5", "--json",
+        ])
+        XCTAssertEqual(erase.status, 64, erase.stdoutText)
+        let message = try erase.errorObject().string("message")
+        XCTAssertTrue(message.hasPrefix("--sim-page-erase-ms -5"), message)
+    }
+
     /// A device that cannot be configured is the user's mistake, told before Bluetooth is: not
     /// `bluetooth_unavailable` on a machine without it, nor after they set Bluetooth up.
     func testTheDeviceIsCheckedBeforeBluetooth() async throws {

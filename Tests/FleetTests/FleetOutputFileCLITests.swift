@@ -32,6 +32,37 @@ final class FleetOutputFileCLITests: XCTestCase {
         }
     }
 
+    /// A report that cannot be written after the updates, its folder checked and writable
+    /// before them (here a disk that filled meanwhile: a full tmpfs of one page), is told in our
+    /// words: what, where, and what to try, not Foundation's.
+    func testAReportOnAFullDiskSaysWhatToTry() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=4k", "tmpfs", disk.path])
+        guard mounted.status == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        let report = disk.appendingPathComponent("report.json").path
+        // unmounted before the folder is removed, whatever the run did
+        let ran: Result<ProcessOutput, any Error>
+        do {
+            try Data(count: 4096).write(to: disk.appendingPathComponent("filler"))
+            ran = .success(try await CLIRunner.run(["fleet", inventory.path, "--report", report, "--json"]))
+        } catch {
+            ran = .failure(error)
+        }
+        _ = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [disk.path])
+        let run = try ran.get()
+        XCTAssertEqual(run.status, 1, run.stdoutText + run.stderr)
+        let error = try XCTUnwrap(try run.jsonLines().last).object("error")
+        XCTAssertEqual(try error.string("class"), "report_not_written")
+        XCTAssertEqual(
+            try error.string("message"),
+            "the fleet ran, but its report was not written: --report \(report) could not be written (no space left on device); make room in \(disk.path) or name a file on another disk"
+        )
+    }
+
     /// Two fleets on one state file would update the same devices at once: the second is
     /// refused while the first runs, and runs once it has ended.
     func testASecondFleetOnARunningFleetsStateFileIsRefused() async throws {

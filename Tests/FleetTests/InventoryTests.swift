@@ -66,6 +66,10 @@ final class InventoryTests: XCTestCase {
         XCTAssertTrue(message { try FleetInventory(csv: "device\nA\nA\n") }.contains("'A' appears twice"))
         XCTAssertTrue(
             message { try FleetInventory(csv: "device,force\nA,maybe\n") }.contains("row 2: force 'maybe'"))
+        // a short row is not read as empty fields: its package would quietly be the default
+        XCTAssertTrue(
+            message { try FleetInventory(csv: "device,package,force\nA,a.zip,true\nB,b.zip\n") }.contains(
+                "CSV row 3 has 2 fields, the header 3 (a comma or a field missing?)"))
         XCTAssertTrue(
             message { try FleetInventory(json: Data(#"{"devices": [{"package": "x"}]}"#.utf8)) }
                 .contains("device 1: device missing"))

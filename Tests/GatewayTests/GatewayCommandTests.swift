@@ -68,6 +68,22 @@ final class GatewayCommandTests: XCTestCase {
         }
     }
 
+    /// With neither the store nor Bluetooth to be had, the store's error is told: a mistyped
+    /// store is the likelier mistake, and Bluetooth's error first would hide it.
+    func testTheStoreIsCheckedBeforeBluetooth() async throws {
+        let unreachable = "postgres://dfu@127.0.0.1:\(try LoopbackPort.free())/rollouts"
+        let run = try await CLIRunner.run(
+            ["gateway", "--store", unreachable, "--json"],
+            environment: [
+                "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/gateway-test",
+                "DFU_UPDATE_STORE_PASSWORD": "unused",
+            ])
+        XCTAssertEqual(run.status, 1, run.stdoutText)
+        let error = try run.errorObject()
+        XCTAssertEqual(try error.string("class"), "store_error")
+        XCTAssertTrue(try error.string("message").contains("connection refused"), run.stdoutText)
+    }
+
     func testAnAddressWrittenInMixedCaseIsUpdated() async throws {
         let bench = try GatewayTestBench(self)
         try FileManager.default.copyItem(

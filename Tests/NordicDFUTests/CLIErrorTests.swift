@@ -88,6 +88,46 @@ final class CLIErrorTests: XCTestCase {
         }
     }
 
+    /// Operators' slips the parser alone would let through, each refused naming what is wrong.
+    func testOperatorsSlipsAreUsageErrors() async throws {
+        let package = try Fixtures.url("secure/secure_app_4096_bin_signed.zip").path
+        // a duration too short for any device to answer: refused at the bound, not "within 0 s"
+        for option in ["--connect-timeout", "--response-timeout", "--bootloader-wait"] {
+            try await assertError(
+                ["flash", package, "--json", "--simulate", "secure-app", option, "1e-300"], status: 64,
+                errorClass: "usage", mentions: "'1e-300' is not a number of seconds from 0.01 to 3600")
+        }
+        try await assertError(
+            ["scan", "--json", "--simulate", "secure-app", "--timeout", "0.001"], status: 64,
+            errorClass: "usage", mentions: "from 0.01 to 3600")
+        // an empty pattern would list the devices that advertise no name
+        for name in ["", "  "] {
+            try await assertError(
+                ["scan", "--json", "--simulate", "secure-app", "--name", name], status: 64,
+                errorClass: "usage", mentions: "--name takes a name or a pattern")
+        }
+        // the simulated device is on no adapter: one named would go unused
+        for command in [
+            ["flash", package, "--device", "C0:DE:00:00:00:10"], ["info", "--device", "C0:DE:00:00:00:10"],
+            ["scan"],
+        ] {
+            try await assertError(
+                command + ["--json", "--simulate", "secure-app", "--adapter", "hci1"], status: 64,
+                errorClass: "usage", mentions: "--adapter hci1 goes unused with --simulate")
+        }
+    }
+
+    /// An error nothing anticipated is still the contract's one line with a class, exit 1, not
+    /// ArgumentParser's "Error: …" (the one found today: a store's folder under a file).
+    func testAnUnanticipatedErrorIsStillOneErrorLine() async throws {
+        let store = ["rollout", "migrate", "--store", "/dev/null/x/rollouts.sqlite"]
+        try await assertError(
+            store + ["--json"], status: 1, errorClass: "internal", mentions: "unanticipated")
+        let text = try await CLIRunner.run(store)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.stderr.hasPrefix("error: ") && !text.stderr.contains("Error: "), text.stderr)
+    }
+
     func testUsageErrorsWithoutJSONPrintNothingOnStdout() async throws {
         let run = try await CLIRunner.run(["flash", "--bootloader-address", "sometimes", "x.zip"])
         XCTAssertEqual(run.status, 64)

@@ -71,6 +71,7 @@ struct FlashCommand: ContractCommand {
 
     func validate() throws {
         if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
+        try bluetooth.refuseAdapter(besides: simulation)
     }
 
     func run() async throws {

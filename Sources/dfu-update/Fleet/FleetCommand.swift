@@ -109,7 +109,8 @@ struct FleetCommand: ContractCommand {
                 // The devices are updated; the report is lost. Exit 1 so that a script notices.
                 throw CommandFailure(
                     errorClass: "report_not_written",
-                    message: "--report \(report): \(error.localizedDescription)",
+                    message: "the fleet ran, but its report was not written: "
+                        + OutputFilePath.writeFailure(report, option: "--report", error: error),
                     exitCode: .updateFailed)
             }
         }

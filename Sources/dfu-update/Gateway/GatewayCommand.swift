@@ -63,7 +63,7 @@ struct GatewayCommand: ContractCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds between looks for new work, more than 0 and at most 3600 (default: 2).",
+        help: "Seconds between looks for new work, 0.01…3600 (default: 2).",
         transform: Seconds.parse)
     var poll = Seconds(2)
 
@@ -86,14 +86,22 @@ struct GatewayCommand: ContractCommand {
         try store.requireStore()
         // before the agent is made: it takes the metrics backend bootstrapped by then
         let metricsServer = try await metrics.start()
-        let setup = try await GatewaySetup(self)
-        let reporter = GatewayReporter(json: json, simulated: setup.simulated)
+        // The store before Bluetooth: a mistyped store is the likelier mistake, and it is told
+        // at once, where Bluetooth would be told first and hide it.
         let rolloutStore: any RolloutStore
         do {
             rolloutStore = try await store.open()
         } catch RolloutStoreError.storage(let failure) where !failure.isOutage {
             throw Self.refused(failure)
         }
+        let setup: GatewaySetup
+        do {
+            setup = try await GatewaySetup(self)
+        } catch {
+            try? await rolloutStore.close()
+            throw error
+        }
+        let reporter = GatewayReporter(json: json, simulated: setup.simulated)
         var configuration = GatewayConfiguration(name: name ?? ProcessInfo.processInfo.hostName)
         configuration.concurrency = concurrency
         configuration.lease = lease.duration

@@ -29,7 +29,7 @@ struct InfoCommand: ContractCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "How long to look for the device and connect, in seconds, more than 0 and at most 3600 (default: 30).",
+            "How long to look for the device and connect, in seconds, 0.01…3600 (default: 30).",
         transform: Seconds.parse)
     var timeout = Seconds(30)
 
@@ -39,6 +39,8 @@ struct InfoCommand: ContractCommand {
     @OptionGroup var logging: LoggingOptions
 
     static let readTimeout: Duration = .seconds(10)
+
+    func validate() throws { try bluetooth.refuseAdapter(besides: simulation) }
 
     func run() async throws {
         let central: any GATTCentral =

@@ -24,7 +24,7 @@ struct ScanCommand: ContractCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "How long to scan, in seconds, more than 0 and at most 3600 (default: 5).",
+        help: "How long to scan, in seconds, 0.01…3600 (default: 5).",
         transform: Seconds.parse)
     var timeout = Seconds(5)
 
@@ -38,6 +38,15 @@ struct ScanCommand: ContractCommand {
     var json = false
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        try bluetooth.refuseAdapter(besides: simulation)
+        // "" would match only the devices that advertise no name: surely not what was meant
+        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError(
+                "--name takes a name or a pattern (* any run of characters, ? one), not an empty one")
+        }
+    }
 
     func run() async throws {
         let central: any GATTCentral

@@ -16,13 +16,13 @@ struct FleetDeviceOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds one device's update may take, device retries included, more than 0 and at most 3600 (default: 600).",
+            "Seconds one device's update may take, device retries included, 0.01…3600 (default: 600).",
         transform: Seconds.parse)
     var deviceTimeout = Seconds(600)
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds to scan for a device before its update, more than 0 and at most 3600 (default: 10).",
+        help: "Seconds to scan for a device before its update, 0.01…3600 (default: 10).",
         transform: Seconds.parse)
     var discoveryTimeout = Seconds(10)
 

@@ -72,24 +72,24 @@ struct LogLevel: ExpressibleByArgument {
     static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
 }
 
-/// A positive number of seconds, at most an hour (`--timeout 2.5`).
+/// A number of seconds from a hundredth to an hour (`--timeout 2.5`): every duration option of
+/// every command is read here.
 struct Seconds: ExpressibleByArgument, CustomStringConvertible {
     let value: Double
+
+    /// The shortest duration an option takes: Bluetooth LE's shortest connection interval is
+    /// 7.5 ms, so no device answers within less, and `1e-300` would only say "within 0 s" later.
+    static let shortest = 0.01
 
     init(_ value: Double) { self.value = value }
 
     init?(argument: String) {
-        guard let value = Double(argument), value > 0, value <= 3600 else { return nil }
+        guard let value = Double(argument), value >= Self.shortest, value <= 3600 else { return nil }
         self.init(value)
     }
 
     /// `text` as seconds, or an error that states the range (for `transform:`).
-    static func parse(_ text: String) throws -> Seconds {
-        guard let seconds = Seconds(argument: text) else {
-            throw ValidationError("'\(text)' is not a number of seconds more than 0 and at most 3600")
-        }
-        return seconds
-    }
+    static func parse(_ text: String) throws -> Seconds { try parse(text, atLeast: shortest) }
 
     /// `text` as seconds from `minimum` on, for a duration that less would make useless (a
     /// lease that runs out before it can be renewed); an error that states the range.

@@ -20,4 +20,22 @@ enum OutputFilePath {
         }
         return nil
     }
+
+    /// Why writing `path` failed once `problem` had found it writable, in our words: what
+    /// `problem` finds now (the folder removed meanwhile, or made read-only), else the system's
+    /// reason (a full disk) and what to try.
+    static func writeFailure(_ path: String, option: String, error: any Error) -> String {
+        if let problem = problem(path, option: option) { return problem }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let reason = systemReason(error).map { "\($0.prefix(1).lowercased())\($0.dropFirst())" }
+        return
+            "\(option) \(path) could not be written (\(reason ?? "the system refused the write")); make room in \(folder) or name a file on another disk"
+    }
+
+    /// The operating system's words for the errno behind `error`, when there is one.
+    private static func systemReason(_ error: any Error) -> String? {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        return (error.userInfo[NSUnderlyingErrorKey] as? any Error).flatMap(systemReason)
+    }
 }

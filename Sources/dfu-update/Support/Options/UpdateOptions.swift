@@ -35,21 +35,21 @@ struct UpdateOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds each connection attempt may take, more than 0 and at most 3600 (default: 10).",
+        help: "Seconds each connection attempt may take, 0.01…3600 (default: 10).",
         transform: Seconds.parse)
     var connectTimeout = Seconds(10)
 
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), more than 0 and at most 3600 (default: 20).",
+            "Seconds to wait for an answer that needs flash work (Create, Execute, Validate), 0.01…3600 (default: 20).",
         transform: Seconds.parse)
     var responseTimeout = Seconds(20)
 
     @Option(
         parsing: .unconditional,
         help:
-            "Seconds to look for the device after it restarts (into its bootloader, between parts), more than 0 and at most 3600 (default: 10).",
+            "Seconds to look for the device after it restarts (into its bootloader, between parts), 0.01…3600 (default: 10).",
         transform: Seconds.parse)
     var bootloaderWait = Seconds(10)
 
@@ -113,7 +113,7 @@ struct UpdateOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help:
-            "SMP: seconds to look for the device after its reset (MCUboot swaps the images first), more than 0 and at most 3600 (default: 60).",
+            "SMP: seconds to look for the device after its reset (MCUboot swaps the images first), 0.01…3600 (default: 60).",
         transform: Seconds.parse)
     var swapWait = Seconds(60)
 

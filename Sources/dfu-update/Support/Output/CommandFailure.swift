@@ -29,6 +29,16 @@ struct CommandFailure: Error {
         self.init(errorClass: "usage", message: message, exitCode: .usage)
     }
 
+    /// An error no command anticipated (`internal`, exit 1): a fault of dfu-update's, reported
+    /// on one line as every other failure, and what to do about it.
+    init(unanticipated error: any Error) {
+        self.init(
+            errorClass: "internal",
+            message:
+                "\(DFUUpdateCommand.messageLine(for: error)) (unanticipated: please report it with the command line and --log-level debug's output)",
+            exitCode: .updateFailed)
+    }
+
     /// The contract's report of `error`; `nil` for errors ArgumentParser reports itself.
     init?(_ error: any Error) {
         switch error {
