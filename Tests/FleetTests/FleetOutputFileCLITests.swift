@@ -13,6 +13,8 @@ final class FleetOutputFileCLITests: XCTestCase {
             #"{"devices": [{"device": "C0:DE:00:00:00:10", "simulate": {"kind": "secure-app"}}]}"#.utf8
         ).write(to: inventory)
         let missing = folder.appendingPathComponent("missing").path
+        let pipe = folder.appendingPathComponent("pipe").path
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
         let cases = [
             (
                 ["--state", missing + "/state.sqlite"],
@@ -20,6 +22,8 @@ final class FleetOutputFileCLITests: XCTestCase {
             ),
             (["--report", folder.path], "--report \(folder.path) is a folder; name a file in it"),
             (["--report", missing + "/report.json"], "the folder \(missing) does not exist"),
+            (["--report", pipe], "--report \(pipe) is not a regular file"),
+            (["--state", pipe], "--state \(pipe) is not a regular file"),
         ]
         for (arguments, message) in cases {
             let run = try await CLIRunner.run(["fleet", inventory.path, "--json"] + arguments)

@@ -10,6 +10,12 @@ enum OutputFilePath {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "\(option) \(path) is a folder; name a file in it"
         }
+        // The file is written beside and renamed over the path: a device, pipe or socket there
+        // (/dev/null, /dev/stdout) would be replaced by a file, a device node even, run as root.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            return "\(option) \(path) is not a regular file (a device, a pipe or a socket); name a file"
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder) else {
             return
