@@ -14,6 +14,10 @@
 #                          stays the host's; DIR/bluetoothctl, when there, is named to CMD in
 #                          DFU_VM_BLUETOOTHCTL); default: $DFU_VM_BLUEZ when set (so that the
 #                          scripts calling run.sh, e.g. nrf-ota.sh, run against it too)
+#   --kernel-suite SUITE   boot the kernel of that Debian suite (trixie: Debian 13's 6.12,
+#                          bookworm-backports) instead of the host's (Debian 12: 6.1), fetched by
+#                          fetch-kernel.sh with an apt configuration of its own; default:
+#                          $DFU_VM_KERNEL_SUITE when set
 #   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --exchange-mtu N       the ATT MTU bluetoothd offers (its [GATT] ExchangeMTU; default 517)
@@ -31,7 +35,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=2 btvirt="" bluez=${DFU_VM_BLUEZ:-} logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 btvirt="" bluez=${DFU_VM_BLUEZ:-} kernel_suite=${DFU_VM_KERNEL_SUITE:-} logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--controllers) controllers=$2; shift 2 ;;
 	--btvirt) btvirt=$2; shift 2 ;;
 	--bluez) bluez=$2; shift 2 ;;
+	--kernel-suite) kernel_suite=$2; shift 2 ;;
 	--logs) logs=$2; shift 2 ;;
 	--bluetoothd-args) bluetoothd_args=$2; shift 2 ;;
 	--exchange-mtu) exchange_mtu=$2; shift 2 ;;
@@ -53,7 +58,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { sed -n '2,29p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,33p' "$0" >&2; exit 2; }
 bluetoothd=/usr/libexec/bluetooth/bluetoothd
 if [ -n "$bluez" ]; then
 	bluez=$(cd "$bluez" && pwd)
@@ -82,28 +87,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# ---- kernel: Debian's current linux-image-amd64, unpacked into the cache, never installed
+# ---- kernel: Debian's linux-image-amd64 (the host's suite, or --kernel-suite), unpacked into
+# the cache, never installed
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
-kernel_package() {
-	apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
-}
-kpkg=$(kernel_package)
-[ -n "$kpkg" ] || { apt-get update -qq; kpkg=$(kernel_package); }
-[ -n "$kpkg" ] || { say "cannot resolve linux-image-amd64 through apt"; exit 2; }
-kver=${kpkg#linux-image-}
-kdir=$cache/$kver
-if [ ! -e "$kdir/complete" ]; then
-	say "fetching $kpkg"
-	rm -rf "$kdir"
-	mkdir -p "$kdir/download"
-	(cd "$kdir/download" && apt-get download -q "$kpkg" >/dev/null)
-	dpkg -x "$kdir"/download/*.deb "$kdir/root"
-	rm -rf "$kdir/download"
-	depmod -b "$kdir/root" "$kver"
-	touch "$kdir/complete"
-fi
+kdir=$("$here/fetch-kernel.sh" "$cache" "$kernel_suite")
+kver=$(cat "$kdir/version")
 modules_dir=$kdir/root/lib/modules/$kver
 
 # ---- initramfs: busybox, the virtio/9p modules in dependency order, our /init
