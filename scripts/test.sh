@@ -117,19 +117,18 @@ vm_skips_accounted() {
         { echo "error: XCTest counted ${counted:-0} skipped tests in the VM, $listed skip lines were found" >&2; return 1; }
 }
 
-# vm_suites VERSION BLUEZ RERUNS KERNEL: the system tests, the fleet test, nrf-ota and smpmgr against
-# one bluetoothd (BLUEZ: scripts/vm/run.sh --bluez DIR, empty for the host's) on one kernel
-# (KERNEL: run.sh --kernel-suite SUITE, empty for the host's, Debian 12's 6.1). On 6.1 the
-# lost-bond test skips, and only it (a kernel BUG: docs/bluez-module.md, "Pairing in the VM").
+# vm_suites VERSION BLUEZ RERUNS: the system tests, the fleet test, nrf-ota and smpmgr against
+# one bluetoothd (BLUEZ: scripts/vm/run.sh --bluez DIR, empty for the host's) on the host's
+# kernel, Debian 12's 6.1. There the lost-bond test skips, and only it may (a kernel BUG:
+# docs/bluez-module.md, "Kernels").
 # bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd crashes"): a run in
 # which it did is run again, at most RERUNS times, and says so; a test that fails on its own, or
 # one crash more, fails the command. Counts the runs in which bluetoothd crashed in crashes[VERSION].
 declare -A crashes=()
 vm_suites() {
     local version=$1 reruns=$3 suffix="" name attempt
-    export DFU_VM_BLUEZ=$2 DFU_VM_KERNEL_SUITE=$4
-    vm_allowed_skip=""
-    [ -z "$4" ] && vm_allowed_skip='^LostBondThroughBlueZTests\.[A-Za-z0-9_]*: kernel 6\.1\..*hci_chan_del'
+    export DFU_VM_BLUEZ=$2
+    vm_allowed_skip='^LostBondThroughBlueZTests\.[A-Za-z0-9_]*: kernel 6\.1\..*hci_chan_del'
     [ -n "$2" ] && suffix=-$version
     crashes[$version]=0
     # 5.66: Debian's btvirt, the fleet test the changed one; another BlueZ: its own (changed) btvirt
@@ -158,14 +157,14 @@ vm_suites() {
     echo "== smpmgr updates an overwrite-only dfu-sim device, bluetoothd $version"
     DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh Tests/MCUmgrTests/Fixtures/ecdsa-p256.signed.bin \
         --sim-mcuboot-mode overwrite-only
-    unset DFU_VM_BLUEZ DFU_VM_KERNEL_SUITE
+    unset DFU_VM_BLUEZ
 }
 
 report_crashes() { echo "== bluetoothd crashes in the VM runs: 5.66: ${crashes[5.66]:-0}, 5.82: ${crashes[5.82]:--}"; }
 trap report_crashes EXIT
 # 5.82 had no crash in the runs made when it was added (docs/bluez-module.md): no rerun for it.
-vm_suites 5.66 "" 2 ""
-vm_suites 5.82 "$bluez_582" 0 ""
+vm_suites 5.66 "" 2
+vm_suites 5.82 "$bluez_582" 0
 # The lost-bond test needs a kernel without 6.1's hci_chan_del BUG: BlueZ 5.82 on Debian 13's
 # kernel 6.12, as Debian 13 pairs them. The other suites stay on 6.1 (on 6.12 the fleet test
 # failed in 3 of 4 runs: one device of three did not come back after its reset; not yet known why).

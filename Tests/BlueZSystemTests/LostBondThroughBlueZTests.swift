@@ -62,7 +62,7 @@ final class LostBondThroughBlueZTests: DFUThroughBlueZTestCase {
     }
 
     /// Skips on Debian 12's kernel 6.1: there a connection of this test takes bluetoothd down in
-    /// the kernel's `hci_chan_del` (docs/bluez-module.md, "Pairing in the VM").
+    /// the kernel's `hci_chan_del` (docs/bluez-module.md, "Kernels").
     private static func requireAKernelThatSurvivesALostBond() throws {
         let release =
             (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
