@@ -32,7 +32,7 @@ struct DeviceConnector {
             }
             guard snapshot.device.isConnected else {
                 throw GATTError.connectionFailed(
-                    device: device, reason: "the link dropped while resolving services")
+                    device: device, reason: snapshot.device.droppedWhileResolvingServices)
             }
             return snapshot.device.servicesResolved
         }

@@ -10,6 +10,20 @@ struct DeviceProperties: Sendable {
     var name: String? { values["Name"]?.stringValue }
     var isConnected: Bool { values["Connected"]?.boolValue ?? false }
     var servicesResolved: Bool { values["ServicesResolved"]?.boolValue ?? false }
+    /// Whether bluetoothd holds keys from pairing with this device.
+    var isPaired: Bool { values["Paired"]?.boolValue ?? false }
+
+    /// Why a link that came up dropped before its services were resolved, as far as bluetoothd
+    /// shows it. bluetoothd encrypts a bonded device's link at once; a device that lost its keys
+    /// answers "PIN or key missing" and the link drops, a reason bluetoothd (5.66, 5.82) does not
+    /// pass on: a bond is the one hint there is (docs/pairing.md, "A device that lost its bond").
+    var droppedWhileResolvingServices: String {
+        let dropped = "the link dropped while resolving services"
+        guard isPaired else { return dropped }
+        return dropped
+            + "; this host holds a bond with the device, and a device that lost its keys (reset or erased) "
+            + "drops every link encrypted with them: if it did, remove the bond and pair again"
+    }
 
     /// The advertisement this device stands for, or `nil` before bluetoothd knows its address.
     var advertisement: Advertisement? {

@@ -40,12 +40,13 @@ final class LostBondThroughBlueZTests: DFUThroughBlueZTestCase {
         // What the engine does today, not what issue 37 asks (bondLost, 315, after one connection):
         // bluetoothd encrypts with its key at connect, the device answers "PIN or key missing", the
         // kernel drops the link (MGMT disconnect reason 4, authentication failure), and bluetoothd
-        // passes that reason on only in 5.82's experimental Device1.Disconnected signal. The engine
-        // sees a link that dropped while resolving services and tries its connection attempts.
-        // Fixing that must change these two assertions.
+        // (5.66, 5.82) passes no reason on through D-Bus. The engine sees a link that dropped while
+        // resolving services, tries its connection attempts, and names the bond as the likely cause.
+        // Fixing that must change these assertions.
         XCTAssertEqual(lost.errorName, "failedToConnect", "\(lost.events) \(lost.stderr)")
         let message = (lost.result?["error"] as? [String: Any])?["message"] as? String ?? ""
         XCTAssertTrue(message.contains("(3 attempts): the link dropped while resolving services"), message)
+        XCTAssertTrue(message.contains("holds a bond with the device"), message)
         // bounded all the same: no reconnection cycle, nothing sent, the link closed, the bond the
         // user had kept
         XCTAssertEqual(lost.result?["retries"] as? Int, 0, "\(lost.events)")
