@@ -70,24 +70,27 @@ fleet_btvirt=$(scripts/vm/build-btvirt.sh)
 # Debian 13's BlueZ 5.82 beside the host's 5.66 (docs/bluez-module.md, "BlueZ 5.66 and 5.82")
 bluez_582=$(scripts/vm/build-bluez.sh 5.82)
 
+# show_vm_faults NAME: the last lines of bluetoothd's log of that VM run, the kernel's faults and
+# BUGs, and any core file (all of the logs stay in .build/vm-logs-NAME).
+show_vm_faults() {
+    [ -f ".build/vm-logs-$1/bluetoothd.log" ] || return 0
+    echo "== the VM's bluetoothd log, last lines (all of them in .build/vm-logs-$1)"
+    tail -n 40 ".build/vm-logs-$1/bluetoothd.log"
+    echo "== the VM's kernel log: faults and BUGs"
+    grep -iE -A8 "segfault|general protection|BUG|Oops|list_del" ".build/vm-logs-$1/dmesg.log" 2>/dev/null | head -60 || true
+    ls ".build/vm-logs-$1"/core.* 2>/dev/null || true
+}
+
 # system_tests NAME TIMEOUT CONTROLLERS BTVIRT CLASSES: one VM run (bluetoothd of $DFU_VM_BLUEZ,
 # the host's when empty; BTVIRT "-": that BlueZ's), its logs in .build/vm-logs-NAME and
 # .build/vm-NAME.log; fails unless the tests ran, none skipped and none failed.
 system_tests() {
     local name=$1 timeout=$2 controllers=$3 btvirt=${4#-} classes=$5 status
-    rm -rf ".build/vm-logs-$name"
     set +e
     scripts/vm/run.sh --timeout "$timeout" --controllers "$controllers" --btvirt "$btvirt" \
         --logs ".build/vm-logs-$name" "$bundle" "$classes" 2>&1 | tee ".build/vm-$name.log"
     status=${PIPESTATUS[0]}
     set -e
-    if [ "$status" -ne 0 ] && [ -f ".build/vm-logs-$name/bluetoothd.log" ]; then
-        echo "== the VM's bluetoothd log, last lines (all of them in .build/vm-logs-$name)"
-        tail -n 40 ".build/vm-logs-$name/bluetoothd.log"
-        echo "== the VM's kernel log: faults and BUGs"
-        grep -iE -A8 "segfault|general protection|BUG|Oops|list_del" ".build/vm-logs-$name/dmesg.log" | head -60 || true
-        ls ".build/vm-logs-$name"/core.* 2>/dev/null || true
-    fi
     vm_skips_accounted "$name" || return 1
     grep -qE "Executed [1-9][0-9]* tests?, with ([0-9]+ tests? skipped and )?0 failures" ".build/vm-$name.log" ||
         { echo "error: no system test ran in the VM (.build/vm-$name.log)" >&2; return 1; }
@@ -117,16 +120,37 @@ vm_skips_accounted() {
         { echo "error: XCTest counted ${counted:-0} skipped tests in the VM, $listed skip lines were found" >&2; return 1; }
 }
 
+# bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd
+# crashes"). crashes[VERSION] counts the VM runs in which bluetoothd crashed.
+declare -A crashes=()
+
+# vm_run VERSION RERUNS NAME COMMAND…: COMMAND makes one VM run whose logs land in
+# .build/vm-logs-NAME (DFU_VM_LOGS, scripts/vm/run.sh). A run that failed because bluetoothd
+# VERSION crashed in it is run again, at most RERUNS times, and says so; a run that fails on its
+# own, or one crash more, fails the command.
+vm_run() {
+    local version=$1 reruns=$2 name=$3 attempt=0
+    shift 3
+    rm -rf ".build/vm-logs-$name"
+    until DFU_VM_LOGS=.build/vm-logs-$name "$@"; do
+        show_vm_faults "$name"
+        bluetoothd_crashed "$name" || exit 1
+        crashes[$version]=$((${crashes[$version]:-0} + 1))
+        [ "$attempt" -lt "$reruns" ] || { echo "== bluetoothd $version crashed; no rerun left" >&2; exit 1; }
+        attempt=$((attempt + 1))
+        echo "== bluetoothd $version crashed (a bluetoothd fault, not a test failure): $name again"
+        mv ".build/vm-logs-$name" ".build/vm-logs-$name-crashed-$attempt"
+    done
+    # a crash in a run that passed all the same counts too
+    if bluetoothd_crashed "$name"; then crashes[$version]=$((${crashes[$version]:-0} + 1)); fi
+}
+
 # vm_suites VERSION BLUEZ RERUNS: the system tests, the fleet test, nrf-ota and smpmgr against
 # one bluetoothd (BLUEZ: scripts/vm/run.sh --bluez DIR, empty for the host's) on the host's
-# kernel, Debian 12's 6.1. There the lost-bond test skips, and only it may (a kernel BUG:
-# docs/bluez-module.md, "Kernels").
-# bluetoothd 5.66 itself sometimes dies of a fault under these tests (docs/dfu-sim.md, "bluetoothd crashes"): a run in
-# which it did is run again, at most RERUNS times, and says so; a test that fails on its own, or
-# one crash more, fails the command. Counts the runs in which bluetoothd crashed in crashes[VERSION].
-declare -A crashes=()
+# kernel, Debian 12's 6.1, each through vm_run. There the lost-bond test skips, and only it may
+# (a kernel BUG: docs/bluez-module.md, "Kernels").
 vm_suites() {
-    local version=$1 reruns=$3 suffix="" name attempt
+    local version=$1 reruns=$3 suffix=""
     export DFU_VM_BLUEZ=$2
     vm_allowed_skip='^LostBondThroughBlueZTests\.[A-Za-z0-9_]*: kernel 6\.1\..*hci_chan_del'
     [ -n "$2" ] && suffix=-$version
@@ -134,29 +158,17 @@ vm_suites() {
     # 5.66: Debian's btvirt, the fleet test the changed one; another BlueZ: its own (changed) btvirt
     local system_btvirt=btvirt fleet_btvirt=$fleet_btvirt
     [ -n "$2" ] && system_btvirt=- fleet_btvirt=-
-    for run in "system$suffix 1500 2 $system_btvirt $classes" "fleet$suffix 300 4 $fleet_btvirt $fleet"; do
-        set -- $run
-        name=$1 attempt=0
-        until system_tests "$@"; do
-            bluetoothd_crashed "$name" || exit 1
-            crashes[$version]=$((crashes[$version] + 1))
-            [ "$attempt" -lt "$reruns" ] || { echo "== bluetoothd $version crashed; no rerun left" >&2; exit 1; }
-            attempt=$((attempt + 1))
-            echo "== bluetoothd $version crashed (a bluetoothd fault, not a test failure): the $name tests again"
-            mv ".build/vm-logs-$name" ".build/vm-logs-$name-crashed-$attempt"
-        done
-        # a crash in a run that passed all the same counts too
-        bluetoothd_crashed "$name" && crashes[$version]=$((crashes[$version] + 1))
-    done
+    vm_run "$version" "$reruns" "system$suffix" system_tests "system$suffix" 1500 2 "$system_btvirt" "$classes"
+    vm_run "$version" "$reruns" "fleet$suffix" system_tests "fleet$suffix" 300 4 "$fleet_btvirt" "$fleet"
     # A DFU client this project did not write (nrf-ota, PyPI) updates the Legacy dfu-sim device.
     echo "== nrf-ota updates dfu-sim in the VM, bluetoothd $version (docs/dfu-sim.md)"
-    DFU_SKIP_BUILD=1 scripts/vm/nrf-ota.sh
+    vm_run "$version" "$reruns" "nrf-ota$suffix" env DFU_SKIP_BUILD=1 scripts/vm/nrf-ota.sh
     # An SMP client this project did not write (smpmgr, PyPI) updates the SMP dfu-sim device.
     echo "== smpmgr updates dfu-sim --simulate smp-app in the VM, bluetoothd $version (docs/dfu-sim.md)"
-    DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh
+    vm_run "$version" "$reruns" "smpmgr$suffix" env DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh
     echo "== smpmgr updates an overwrite-only dfu-sim device, bluetoothd $version"
-    DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh Tests/MCUmgrTests/Fixtures/ecdsa-p256.signed.bin \
-        --sim-mcuboot-mode overwrite-only
+    vm_run "$version" "$reruns" "smpmgr-overwrite$suffix" env DFU_SKIP_BUILD=1 scripts/vm/smpmgr.sh \
+        Tests/MCUmgrTests/Fixtures/ecdsa-p256.signed.bin --sim-mcuboot-mode overwrite-only
     unset DFU_VM_BLUEZ
 }
 
@@ -170,4 +182,4 @@ vm_suites 5.82 "$bluez_582" 0
 # failed in 3 of 4 runs: one device of three did not come back after its reset; not yet known why).
 echo "== the lost-bond test, bluetoothd 5.82 on Debian 13's kernel"
 DFU_VM_BLUEZ=$bluez_582 DFU_VM_KERNEL_SUITE=trixie vm_allowed_skip="" \
-    system_tests lost-bond-5.82 600 2 - BlueZSystemTests.LostBondThroughBlueZTests
+    vm_run 5.82 0 lost-bond-5.82 system_tests lost-bond-5.82 600 2 - BlueZSystemTests.LostBondThroughBlueZTests

@@ -7,9 +7,15 @@ import XCTest
 
 /// Whole updates through real bluetoothd: `dfu-sim` serves a simulated device on hci1 (or
 /// another peripheral adapter) and the built `dfu-update` updates it from hci0. Afterwards the simulator is stopped and the centrals
-/// forget every address it used (so that no GATT cache or link outlives a test).
+/// forget every address it used (so that no GATT cache or link outlives a test). No output of
+/// the programs a test ran may hold one of its `secrets`.
 class DFUThroughBlueZTestCase: XCTestCase {
     private var simulators: [DFUSimProcess] = []
+    /// Passkeys the test gives its programs: every `flash` run's output, every simulator's error
+    /// output and events, and what the test adds with `searchForSecrets(_:)` are searched for them
+    /// when the test ends.
+    var secrets: [String] = []
+    private var outputs: [String] = []
 
     override func setUp() async throws {
         try await SystemTestEnvironment.requireBlueZ()
@@ -18,8 +24,15 @@ class DFUThroughBlueZTestCase: XCTestCase {
     override func tearDown() async throws {
         await SystemTestEnvironment.printControllerState(ifFailed: testRun, test: name)
         let addresses = Set(simulators.flatMap { $0.advertisements.compactMap { $0["device"] as? String } })
-        for simulator in simulators { _ = try? await simulator.stop() }
+        for simulator in simulators {
+            _ = try? await simulator.stop()
+            outputs += [simulator.errorOutput] + simulator.events.map { "\($0)" }
+        }
+        for secret in secrets {
+            for output in outputs { XCTAssertFalse(output.contains(secret), "a secret in: \(output)") }
+        }
         simulators = []
+        outputs = []
         // (tearDown runs after a skipped setUp too: nothing to clean then)
         guard !addresses.isEmpty else { return }
         for adapter in centralAdapters {
@@ -32,6 +45,9 @@ class DFUThroughBlueZTestCase: XCTestCase {
 
     /// The adapters the test updated from, which forget the simulators' addresses afterwards.
     var centralAdapters = [SystemTestEnvironment.centralAdapter]
+
+    /// Adds the output of a program the test ran itself to what is searched for `secrets`.
+    func searchForSecrets(_ output: String) { outputs.append(output) }
 
     /// Starts `dfu-sim --simulate KIND ARGUMENTS…` on `adapter` and waits until it advertises;
     /// returns it and the address it advertises at.
@@ -84,10 +100,11 @@ class DFUThroughBlueZTestCase: XCTestCase {
     )
         async throws -> Flash
     {
-        Flash(
-            try await ProcessRunner.run(
-                SystemTestEnvironment.dfuUpdateExecutable, flashArguments(package, device: device, arguments),
-                timeout: timeout))
+        let output = try await ProcessRunner.run(
+            SystemTestEnvironment.dfuUpdateExecutable, flashArguments(package, device: device, arguments),
+            timeout: timeout)
+        searchForSecrets(output.stdoutText + output.stderr)
+        return Flash(output)
     }
 
     /// The arguments of `dfu-update` for `flash(_:device:_:timeout:)`.

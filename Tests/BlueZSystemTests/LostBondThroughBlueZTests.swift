@@ -6,14 +6,16 @@ import XCTest
 /// that lost its bond"): `flash --pair --keep-bond` bonds with an authenticated `dfu-sim`;
 /// `dfu-sim` restarted has forgotten its keys while the central keeps its own; the next `flash`
 /// fails without sending anything, the link closed; `flash --re-pair` pairs again and updates,
-/// and both sides hold the bond `--re-pair` made.
+/// and both sides hold the bond `--re-pair` made. No output holds the passkey.
 final class LostBondThroughBlueZTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
+    private let passkey = "314159"
     private var passkeyFolder: URL?
 
     override func setUp() async throws {
         try await super.setUp()
         try Self.requireAKernelThatSurvivesALostBond()
+        secrets = [passkey]
     }
 
     override func tearDown() async throws {
@@ -22,7 +24,7 @@ final class LostBondThroughBlueZTests: DFUThroughBlueZTestCase {
     }
 
     func testADeviceThatLostItsBondFailsAndRePairUpdatesIt() async throws {
-        let passkeyFile = try writePasskeyFile("314159")
+        let passkeyFile = try writePasskeyFile(passkey)
         let device = ["--sim-security", "authenticated", "--sim-passkey-file", passkeyFile]
         let pairing = ["--pair", "--keep-bond", "--passkey-file", passkeyFile]
         let (first, address) = try await simulate("smp-app", device)

@@ -10,39 +10,20 @@ import XCTest
 final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     private let image = "Firmware/smp_app_1.1.0.bin"
     private let passkey = "314159"
-    /// Every output of the test's programs, searched for the passkey when the test ends.
-    private var outputs: [String] = []
-    private var served: [DFUSimProcess] = []
 
     override func setUp() async throws {
         try await super.setUp()
         setenv("DFU_TEST_DEVICE_PASSKEY", passkey, 1)
         setenv("DFU_TEST_WRONG_PASSKEY", "271828", 1)
-    }
-
-    override func tearDown() async throws {
-        for simulator in served { outputs += [simulator.errorOutput] + simulator.events.map { "\($0)" } }
-        for output in outputs { XCTAssertFalse(output.contains(passkey), "the passkey in: \(output)") }
-        try await super.tearDown()
-    }
-
-    /// `simulate(_:_:)`, its outputs searched for the passkey when the test ends.
-    private func serve(_ arguments: [String]) async throws -> (DFUSimProcess, String) {
-        let (simulator, address) = try await simulate("smp-app", arguments)
-        served.append(simulator)
-        return (simulator, address)
-    }
-
-    private func record(_ run: Flash) -> Flash {
-        outputs += [run.stderr] + run.events.map { "\($0)" }
-        return run
+        secrets = [passkey]
     }
 
     func testAnAuthenticatedSMPDeviceIsPairedWithItsPasskeyAndUpdated() async throws {
-        let (simulator, address) = try await serve(
+        let (simulator, address) = try await simulate(
+            "smp-app",
             ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
-        let run = record(
-            try await flash(image, device: address, ["--pair", "--passkey-env", "DFU_TEST_DEVICE_PASSKEY"]))
+        let run = try await flash(
+            image, device: address, ["--pair", "--passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
         XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
@@ -50,17 +31,18 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     }
 
     func testAnEncryptedDeviceIsPairedWithJustWorks() async throws {
-        let (_, address) = try await serve(["--sim-security", "encrypt"])
-        let run = record(try await flash(image, device: address, ["--pair"]))
+        let (_, address) = try await simulate("smp-app", ["--sim-security", "encrypt"])
+        let run = try await flash(image, device: address, ["--pair"])
         XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         try await assertNoBond(address)
     }
 
     func testAWrongPasskeyFailsOnceAsAuthenticationFailed() async throws {
-        let (_, address) = try await serve(
+        let (_, address) = try await simulate(
+            "smp-app",
             ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
-        let run = record(
-            try await flash(image, device: address, ["--pair", "--passkey-env", "DFU_TEST_WRONG_PASSKEY"]))
+        let run = try await flash(
+            image, device: address, ["--pair", "--passkey-env", "DFU_TEST_WRONG_PASSKEY"])
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.errorName, "authenticationFailed", "\(run.events) \(run.stderr)")
         let attempts = run.events.filter {
@@ -70,7 +52,8 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     }
 
     func testAFleetPairsADeviceWithThePasskeySourceItsInventoryNames() async throws {
-        let (simulator, address) = try await serve(
+        let (simulator, address) = try await simulate(
+            "smp-app",
             ["--sim-security", "authenticated", "--sim-passkey-env", "DFU_TEST_DEVICE_PASSKEY"])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -88,7 +71,7 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
             // --pair: with the device served by the same bluetoothd, pairing must start from Pair (the
             // device's side needs dfu-sim's default agent; docs/pairing.md)
             ["fleet", inventory.path, "--pair", "--json", "--state", state.path], timeout: .seconds(240))
-        outputs += [run.stdout, run.stderr, (try? String(contentsOf: state, encoding: .utf8)) ?? ""]
+        searchForSecrets(run.stdout + run.stderr + ((try? String(contentsOf: state, encoding: .utf8)) ?? ""))
         XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
@@ -101,8 +84,7 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     /// made is removed only once the update is over.
     func testASecureDeviceWithBondsIsUpdatedOnTheBondItsBootloaderKeeps() async throws {
         let (simulator, address) = try await simulate("secure-app-bonded", ["--sim-security", "encrypt"])
-        served.append(simulator)
-        let run = record(try await flash("Firmware/secure_app.zip", device: address, ["--pair"]))
+        let run = try await flash("Firmware/secure_app.zip", device: address, ["--pair"])
         XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")

@@ -18,7 +18,8 @@
 #                          bookworm-backports) instead of the host's (Debian 12: 6.1), fetched by
 #                          fetch-kernel.sh with an apt configuration of its own; default:
 #                          $DFU_VM_KERNEL_SUITE when set
-#   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR
+#   --logs DIR             copy bluetoothd/btvirt/dbus logs of the VM to DIR; default:
+#                          $DFU_VM_LOGS when set (for the scripts calling run.sh)
 #   --bluetoothd-args ARGS extra bluetoothd arguments, e.g. "-d" (debug) or "-E" (experimental)
 #   --exchange-mtu N       the ATT MTU bluetoothd offers (its [GATT] ExchangeMTU; default 517)
 #   --env NAME             pass the host's $NAME into the VM (repeatable; PATH always is)
@@ -35,7 +36,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${BZVM_CACHE:-/tmp/bzvm-cache}
-timeout=600 controllers=2 btvirt="" bluez=${DFU_VM_BLUEZ:-} kernel_suite=${DFU_VM_KERNEL_SUITE:-} logs="" bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
+timeout=600 controllers=2 btvirt="" bluez=${DFU_VM_BLUEZ:-} kernel_suite=${DFU_VM_KERNEL_SUITE:-} logs=${DFU_VM_LOGS:-} bluetoothd_args="" exchange_mtu="" mem=2048 smp=2 accel=auto install=1
 pass_env=(PATH)
 while [ $# -gt 0 ]; do
 	case "$1" in
