@@ -19,22 +19,22 @@ struct DeviceConnector {
         } catch {
             throw gattError(error, "watching \(device)", device: device)
         }
-        try await callConnect(monitor)
+        let lostBondWatch = await watchForALostBond()
+        let resolved: DeviceMonitor.Snapshot
         do {
-            try await monitor.refresh(bus)
-        } catch {
-            throw gattError(error, "reading the state of \(device)", device: device)
-        }
-        let resolved = try await monitor.wait(try remaining(), "services of \(device) to be resolved") {
-            snapshot in
-            if let gone = snapshot.goneReason {
-                throw GATTError.connectionFailed(device: device, reason: gone)
+            resolved = try await connectAndResolve(monitor)
+        } catch GATTError.connectionFailed(let device, let reason) {
+            // (a device removed to pair again is forgotten only when its link drops: not paired then)
+            if lostBondWatch?.linkDroppedForAuthentication() == true,
+                (try? await bus.isPaired(path, device: device)) == true
+            {
+                throw GATTError.securityFailed(
+                    device: device, failure: .bondLost,
+                    reason:
+                        "the encryption with the bond this host holds (PIN or key missing): the device lost its keys"
+                )
             }
-            guard snapshot.device.isConnected else {
-                throw GATTError.connectionFailed(
-                    device: device, reason: snapshot.device.droppedWhileResolvingServices)
-            }
-            return snapshot.device.servicesResolved
+            throw GATTError.connectionFailed(device: device, reason: reason)
         }
         let tree: ObjectTree
         do {
@@ -58,6 +58,35 @@ struct DeviceConnector {
             }
         }
         return peripheral
+    }
+
+    /// `Device1.Connect`, then the wait for its services.
+    private func connectAndResolve(_ monitor: DeviceMonitor) async throws -> DeviceMonitor.Snapshot {
+        try await callConnect(monitor)
+        do {
+            try await monitor.refresh(bus)
+        } catch {
+            throw gattError(error, "reading the state of \(device)", device: device)
+        }
+        return try await monitor.wait(try remaining(), "services of \(device) to be resolved") { snapshot in
+            if let gone = snapshot.goneReason {
+                throw GATTError.connectionFailed(device: device, reason: gone)
+            }
+            guard snapshot.device.isConnected else {
+                throw GATTError.connectionFailed(
+                    device: device, reason: snapshot.device.droppedWhileResolvingServices)
+            }
+            return snapshot.device.servicesResolved
+        }
+    }
+
+    /// A watch for the kernel's reason should the link drop, for a device bluetoothd holds a bond
+    /// with (whose link it encrypts at once); nil for others, or without the privilege it needs.
+    private func watchForALostBond() async -> LostBondWatch? {
+        guard (try? await bus.isPaired(path, device: device)) == true,
+            let address = BluetoothAddress(DevicePath.address(of: path))
+        else { return nil }
+        return LostBondWatch(adapter: central.adapterName, address: address)
     }
 
     private func remaining() throws -> Duration {

@@ -51,26 +51,35 @@ final class KernelSocket {
             Self.littleEndian(opCode) + Self.littleEndian(index) + Self.littleEndian(UInt16(parameters.count))
                 + parameters)
         let deadline = ContinuousClock.now + timeout
+        while let event = nextEvent(until: deadline) {
+            // Command Complete (0x0001) or Command Status (0x0002): [opcode, status, …]
+            let parameters = event.parameters
+            guard event.code == 1 || event.code == 2, parameters.count >= 3,
+                UInt16(parameters[0]) | UInt16(parameters[1]) << 8 == opCode
+            else { continue }
+            guard parameters[2] == 0 else {
+                throw GATTError.operationFailed(
+                    operation: "management command 0x\(String(opCode, radix: 16))",
+                    reason: "the kernel answered status 0x\(String(parameters[2], radix: 16))")
+            }
+            return
+        }
+        throw GATTError.timeout(
+            operation: "management command 0x\(String(opCode, radix: 16))", seconds: timeout.seconds)
+    }
+
+    /// The next management event (management channel), or nil when none came before `deadline`.
+    func nextEvent(until deadline: ContinuousClock.Instant) -> ManagementEvent? {
         var buffer = [UInt8](repeating: 0, count: 512)
         while ContinuousClock.now < deadline {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(max(1, (deadline - ContinuousClock.now).seconds * 1000))
             guard poll(&poller, 1, milliseconds) > 0 else { continue }
             let count = read(descriptor, &buffer, buffer.count)
-            // Command Complete (0x0001) or Command Status (0x0002) for our opcode: [event, index, len, opcode, status]
-            guard count >= 9 else { continue }
-            let event = UInt16(buffer[0]) | UInt16(buffer[1]) << 8
-            let answered = UInt16(buffer[6]) | UInt16(buffer[7]) << 8
-            guard event == 1 || event == 2, answered == opCode else { continue }
-            guard buffer[8] == 0 else {
-                throw GATTError.operationFailed(
-                    operation: "management command 0x\(String(opCode, radix: 16))",
-                    reason: "the kernel answered status 0x\(String(buffer[8], radix: 16))")
-            }
-            return
+            guard count > 0, let event = ManagementEvent(Array(buffer.prefix(count))) else { continue }
+            return event
         }
-        throw GATTError.timeout(
-            operation: "management command 0x\(String(opCode, radix: 16))", seconds: timeout.seconds)
+        return nil
     }
 
     private func send(_ packet: [UInt8]) throws {
