@@ -6,13 +6,26 @@ bin=$1 venv=$2 package=$3
 shift 3
 . "$(dirname "$0")/dfu-sim-guest.sh"
 start_dfu_sim "$bin" "$venv/bin/python" legacy "$@"
-echo "== nrf-ota $package --device $address"
-started=$(date +%s.%N)
-set +e
-run_bleak_client "$venv/bin/python" nrf_ota.__main__ main nrf-ota "$package" --device "$address" --timeout 10 --quiet
-status=$?
-set -e
-echo "== nrf-ota exited $status after $(seconds_since "$started") s"
+# nrf-ota 0.4.0's connection attempts share one "disconnected" flag that the first attempt's
+# dropped link sets and nothing clears: after a retried connection it stops with "Device
+# disconnected before DFU could begin" although the link it retried is up (nrf_ota/scan.py,
+# _connect_with_retry; nrf_ota/__init__.py). Under TCG the central's first link now and then
+# drops just after its services resolve (docs/dfu-sim.md, "nrf-ota"). The device, sent nothing,
+# takes the update again:
+# nrf-ota runs once more then, and says so; any other failure, or that one twice, fails.
+output=$(mktemp)
+for attempt in 1 2; do
+	echo "== nrf-ota $package --device $address"
+	started=$(date +%s.%N)
+	set +e
+	run_bleak_client "$venv/bin/python" nrf_ota.__main__ main nrf-ota "$package" --device "$address" \
+		--timeout 10 --quiet 2>&1 | tee "$output"
+	status=${PIPESTATUS[0]}
+	set -e
+	echo "== nrf-ota exited $status after $(seconds_since "$started") s"
+	[ $status = 0 ] || [ $attempt = 2 ] || ! grep -q "Device disconnected before DFU could begin" "$output" && break
+	echo "== nrf-ota stopped on its stale disconnect flag after a retried connection (its defect): once more"
+done
 stop_dfu_sim
 [ $status = 0 ] || exit 1
 # dfu-sim must hold exactly the package's application image.
