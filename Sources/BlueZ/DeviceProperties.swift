@@ -16,7 +16,8 @@ struct DeviceProperties: Sendable {
     /// Why a link that came up dropped before its services were resolved, as far as bluetoothd
     /// shows it. bluetoothd encrypts a bonded device's link at once; a device that lost its keys
     /// answers "PIN or key missing" and the link drops, a reason bluetoothd (5.66, 5.82) does not
-    /// pass on: a bond is the one hint there is (docs/pairing.md, "A device that lost its bond").
+    /// pass on: without the kernel's word (`LostBondWatch`, which needs privilege) the bond is the
+    /// one hint there is (docs/pairing.md, "A device that lost its bond").
     var droppedWhileResolvingServices: String {
         let dropped = "the link dropped while resolving services"
         guard isPaired else { return dropped }
