@@ -101,7 +101,7 @@ struct RolloutCreateCommand: ContractCommand, OptionChecks {
             devices.append(
                 RolloutDevice(
                     device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },
-                    inventoryEntry: try FleetSetup.usage { try index.file(of: entry.identifier) }))
+                    inventoryEntry: index.file(of: entry.identifier)))
         }
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,
