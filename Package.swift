@@ -221,6 +221,8 @@ let package = Package(
             ]),
         // The `dfu-update` binary run as users run it (through `CLIRunner`).
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        // `dfu-update`'s own types in process: how it reports what no command anticipated.
+        .testTarget(name: "DFUUpdateTests", dependencies: ["dfu-update", "SimulatorCommandLine"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(
             name: "MCUmgrTests",

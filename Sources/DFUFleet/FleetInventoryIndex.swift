@@ -12,16 +12,12 @@ public struct FleetInventoryIndex: Sendable {
     private let folder: URL
 
     private enum Form: Sendable {
-        /// The inventory's other members (defaults, rules) and its raw device values.
-        case json(shared: Raw, devices: Raw)
+        /// An entry's file is `head`, then the entry's bytes in `data` (as the inventory writes
+        /// them) at its span, then `"]}"`; `head` holds the inventory's other members (defaults,
+        /// rules) and opens its `"devices"` list.
+        case json(head: Data, data: Data, spans: [Range<Int>])
         /// The header row and every device's row.
         case csv(header: [String], rows: [[String]])
-    }
-
-    /// What `JSONSerialization` read: never changed after the split.
-    private final class Raw: @unchecked Sendable {
-        let value: Any
-        init(_ value: Any) { self.value = value }
     }
 
     /// Splits an inventory's bytes (JSON or CSV, as `FleetInventory(data:folder:)` tells them
@@ -39,7 +35,17 @@ public struct FleetInventoryIndex: Sendable {
                     entries[DeviceIdentifier(name)] = entries[DeviceIdentifier(name)] ?? index
                 }
             }
-            form = .json(shared: Raw(root), devices: Raw(devices))
+            // the other members are serialized once, each entry copied as written: no entry is
+            // serialized again (a 100,000-device rollout has as many entries to store)
+            guard let spans = JSONArraySpans.elements(ofMember: "devices", in: data),
+                spans.count == devices.count,
+                var head = try? JSONSerialization.data(withJSONObject: root)
+            else {
+                throw FleetInventoryError("the inventory's \"devices\" list cannot be split into entries")
+            }
+            head.removeLast()  // the "}" the entry's list comes before
+            head.append(contentsOf: Array(((root.isEmpty ? "" : ",") + #""devices":["#).utf8))
+            form = .json(head: head, data: Data(data), spans: spans)  // indexed from 0, as the spans
         } else {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
@@ -73,9 +79,9 @@ public struct FleetInventoryIndex: Sendable {
 
     /// The bytes of an inventory file of `device`'s entry alone, with the defaults and rules
     /// (what a rollout keeps for each device); nil when the inventory does not list it.
-    public func file(of device: DeviceIdentifier) throws(FleetInventoryError) -> Data? {
+    public func file(of device: DeviceIdentifier) -> Data? {
         guard let index = entries[device] else { return nil }
-        return try bytes(of: index)
+        return bytes(of: index)
     }
 
     /// The inventory of the first entry: reading it checks the defaults and rules once.
@@ -85,15 +91,10 @@ public struct FleetInventoryIndex: Sendable {
     }
 
     /// The bytes of an inventory file holding entry `index` alone.
-    private func bytes(of index: Int) throws(FleetInventoryError) -> Data {
+    private func bytes(of index: Int) -> Data {
         switch form {
-        case .json(let shared, let devices):
-            var root = shared.value as? [String: Any] ?? [:]
-            root["devices"] = [(devices.value as? [Any] ?? [])[index]]
-            guard let data = try? JSONSerialization.data(withJSONObject: root) else {
-                throw FleetInventoryError("device \(index + 1) cannot be read again")
-            }
-            return data
+        case .json(let head, let data, let spans):
+            return head + data[spans[index]] + Data("]}".utf8)
         case .csv(let header, let rows):
             return Data((Self.line(header) + "\r\n" + Self.line(rows[index]) + "\r\n").utf8)
         }

@@ -17,7 +17,8 @@ extension AsyncParsableCommand {
     /// so that a usage error can be reported as JSON too; `check` sees the arguments first, and
     /// `started` the parsed command before it runs. An `ExitCode` ends the process as it is
     /// (the command has reported already), help and `--version` as ArgumentParser prints them;
-    /// every other error goes to `report`, which prints it and returns the exit code.
+    /// every other error goes to `report`, which prints it and returns the exit code. An option
+    /// the command does not know is the error before any of its `OptionChecks`.
     public static func runReporting(
         check: @Sendable ([String]) throws -> Void = { _ in },
         started: @Sendable (any ParsableCommand) -> Void = { _ in },
@@ -27,6 +28,7 @@ extension AsyncParsableCommand {
         let json = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             try check(arguments)
+            _ = try OptionCheckPass.$isDeferred.withValue(true) { try parseAsRoot(arguments) }
             var command = try parseAsRoot(arguments)
             started(command)
             if var asyncCommand = command as? any AsyncParsableCommand {

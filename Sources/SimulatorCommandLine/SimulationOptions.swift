@@ -7,7 +7,7 @@ import NordicDFU
 
 /// `--simulate KIND` and the `--sim-*` options of the CLI contract ("Simulated devices"), shared
 /// by `dfu-update flash --simulate` and `dfu-sim`.
-public struct SimulationOptions: ParsableArguments {
+public struct SimulationOptions: OptionChecks {
     @Option(help: "Simulate a device of this kind (docs/cli-contract.md, \"Simulated devices\").")
     public var simulate: SimulatedDeviceKind?
 
@@ -165,7 +165,8 @@ public struct SimulationOptions: ParsableArguments {
             || simLoaderBufferKib != nil
     }
 
-    public func validate() throws {
+    /// Refuses --sim-* options without --simulate, and SMP options or faults the kind ignores.
+    public func checkOptions() throws {
         if simulate == nil, usesSimulatorOptions {
             throw ValidationError("the --sim-* options need --simulate KIND")
         }

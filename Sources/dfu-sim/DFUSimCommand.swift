@@ -11,7 +11,7 @@ import ServiceLifecycle
 import SimulatorCommandLine
 
 @main
-struct DFUSimCommand: AsyncParsableCommand {
+struct DFUSimCommand: AsyncParsableCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "dfu-sim",
         abstract:
@@ -83,7 +83,7 @@ struct DFUSimCommand: AsyncParsableCommand {
                 """))
     var bluetoothdStandIn = false
 
-    func validate() throws {
+    func checkOptions() throws {
         if trace && bluetoothdStandIn {
             throw ValidationError("--trace reports writes on an adapter; the stand-in has none to report")
         }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import BlueZ
 import GATT
+import SimulatorCommandLine
 
 extension LocalSecurity: ExpressibleByArgument {}
 
 /// What the simulated device asks of a central's link (`--sim-security`) and the passkey it
 /// pairs with: never on the command line, from a file only its owner reads or the environment
 /// (docs/pairing.md).
-struct SimPairingOptions: ParsableArguments {
+struct SimPairingOptions: OptionChecks {
     @Option(
         help: ArgumentHelp(
             "What the device's update characteristics ask of the link: open, encrypt (any pairing, Just Works included) or authenticated (a passkey).",
@@ -26,7 +27,7 @@ struct SimPairingOptions: ParsableArguments {
             valueName: "name"))
     var simPasskeyEnv: String?
 
-    func validate() throws {
+    func checkOptions() throws {
         if simPasskeyFile != nil && simPasskeyEnv != nil {
             throw ValidationError("--sim-passkey-file and --sim-passkey-env exclude each other")
         }

@@ -45,10 +45,15 @@ struct DFUUpdateCommand: AsyncParsableCommand {
     /// Prints the contract's error line (object with `--json`) and gives its exit code: one
     /// line, as every other failure, not ArgumentParser's block of help or its "Error: …".
     private static func report(_ unreported: UnreportedError) -> ExitCode {
-        let failure =
-            CommandFailure(unreported.error) ?? unreported.usageLine.map(CommandFailure.init(usage:))
-            ?? CommandFailure(unanticipated: unreported.error)
+        let failure = failure(for: unreported)
         failure.print(json: unreported.json)
         return failure.exitCode
+    }
+
+    /// The contract's failure for an error no command reported itself: its own class, a usage
+    /// error, or `internal` for one nothing anticipated.
+    static func failure(for unreported: UnreportedError) -> CommandFailure {
+        CommandFailure(unreported.error) ?? unreported.usageLine.map(CommandFailure.init(usage:))
+            ?? CommandFailure(unanticipated: unreported.error)
     }
 }

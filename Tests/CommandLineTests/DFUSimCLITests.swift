@@ -29,6 +29,17 @@ final class DFUSimCLITests: XCTestCase {
         XCTAssertTrue(try kind.errorObject().string("message").contains("following: secure, secure-app,"))
     }
 
+    /// An unknown option is the error, not the missing --simulate it may have been meant for.
+    func testAnUnknownOptionIsTheErrorBeforeTheMissingKind() async throws {
+        let output = try await run(["--bogus", "--json"])
+        XCTAssertEqual(output.status, 64, output.stdoutText)
+        XCTAssertEqual(try output.errorObject().string("message"), "Unknown option '--bogus'; see --help")
+        let typo = try await run(["--simulte", "secure", "--json"])
+        XCTAssertEqual(
+            try typo.errorObject().string("message"),
+            "Unknown option '--simulte'. Did you mean '--simulate'?; see --help")
+    }
+
     /// A negative number is the value, not an option: its own check answers, naming the range
     /// (not ArgumentParser's "Missing value"), in dfu-sim and in dfu-update alike.
     func testANegativeNumberIsCheckedAsAValue() async throws {

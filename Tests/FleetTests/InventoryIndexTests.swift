@@ -31,6 +31,35 @@ final class InventoryIndexTests: XCTestCase {
         )
     }
 
+    /// An entry's file (what a rollout stores for its device) is, as JSON, the inventory's other
+    /// members and that entry alone: the entry copied as written, whatever its strings, nesting
+    /// and spacing hold, and wherever "devices" stands (its name written with an escape too).
+    func testAnEntrysFileIsTheOtherMembersAndThatEntryAlone() throws {
+        let json = #"""
+            { "rules" : [ {"name": "a]}\"{[", "package": "x.zip"} ],
+              "dev\u0069ces": [ {"device": "C0:DE:00:00:00:10",
+                  "simulate": {"kind": "secure", "sim_mtu": 247, "faults": [1.5e2, [-2, {"x": null}]], "on": true}} ,
+                {"device": "Thermo \"7\" ]}", "force": false},{"device":"C0:DE:00:00:00:12"}
+              ],
+              "defaults": {"package": "app.zip"} }
+            """#
+        let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let devices = try XCTUnwrap(root["devices"] as? [Any])
+        for (number, name) in ["C0:DE:00:00:00:10", #"Thermo "7" ]}"#, "C0:DE:00:00:00:12"].enumerated() {
+            let file = try XCTUnwrap(index.file(of: DeviceIdentifier(name)), name)
+            let alone = try JSONSerialization.jsonObject(with: file) as? NSDictionary
+            var expected = root
+            expected["devices"] = [devices[number]]
+            XCTAssertEqual(alone, expected as NSDictionary, String(decoding: file, as: UTF8.self))
+        }
+        let bare = try FleetInventoryIndex(
+            data: Data(#"{"devices":[{"device":"C0:DE:00:00:00:10"}]}"#.utf8), folder: folder)
+        XCTAssertEqual(
+            bare.file(of: DeviceIdentifier("C0:DE:00:00:00:10")),
+            Data(#"{"devices":[{"device":"C0:DE:00:00:00:10"}]}"#.utf8))
+    }
+
     func testACSVEntryReadAloneEqualsTheWholeInventorysEntry() throws {
         let csv =
             "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"

@@ -50,7 +50,7 @@ final class GatewayTestBench: Sendable {
             devices: try (0..<devices).map {
                 RolloutDevice(
                     device: Self.address($0), packageSHA256: rolloutPackage.sha256,
-                    inventoryEntry: entries ? try index?.file(of: DeviceIdentifier(Self.address($0))) : nil)
+                    inventoryEntry: entries ? index?.file(of: DeviceIdentifier(Self.address($0))) : nil)
             },
             canary: canary, concurrency: concurrency, inventory: inventory)
         let store = try openStore()

@@ -117,15 +117,39 @@ final class CLIErrorTests: XCTestCase {
         }
     }
 
-    /// An error nothing anticipated is still the contract's one line with a class, exit 1, not
-    /// ArgumentParser's "Error: …" (the one found today: a store's folder under a file).
-    func testAnUnanticipatedErrorIsStillOneErrorLine() async throws {
-        let store = ["rollout", "migrate", "--store", "/dev/null/x/rollouts.sqlite"]
+    /// A misspelt option is the error, not the check it defeats ("--device is required"): every
+    /// command's own checks wait until ArgumentParser has read the whole command line.
+    func testAnUnknownOptionIsTheErrorBeforeTheCommandsChecks() async throws {
         try await assertError(
-            store + ["--json"], status: 1, errorClass: "internal", mentions: "unanticipated")
-        let text = try await CLIRunner.run(store)
+            ["flash", "app.zip", "--devcie", "AA:BB:CC:DD:EE:FF", "--json"], status: 64, errorClass: "usage",
+            mentions: "Unknown option '--devcie'. Did you mean '--device'?")
+        try await assertError(
+            ["rollout", "create", " spaced ", "fleet.json", "--canery", "2", "--json"], status: 64,
+            errorClass: "usage", mentions: "Unknown option '--canery'")
+        try await assertError(
+            ["scan", "--name", "", "--sim-fualt", "x", "--json"], status: 64, errorClass: "usage",
+            mentions: "Unknown option '--sim-fualt'")
+    }
+
+    /// A store whose folder cannot be made (a file where a folder should be) is the store's
+    /// failure, naming the folder, the file and what to try, for the commands that make a store.
+    func testAStoreFolderThatCannotBeMadeIsAStoreError() async throws {
+        let store = ["--store", "/dev/null/x/rollouts.sqlite"]
+        let package = try Data(contentsOf: Fixtures.url("secure/secure_app_4096_bin_signed.zip"))
+        _ = try write("app.zip", Array(package))
+        let inventory = try write(
+            "fleet.json",
+            Array(#"{"defaults": {"package": "app.zip"}, "devices": [{"device": "C0:DE:00:00:00:10"}]}"#.utf8)
+        )
+        for command in [["rollout", "migrate"], ["rollout", "create", "spring", inventory]] {
+            try await assertError(
+                command + store + ["--json"], status: 1, errorClass: "store_error",
+                mentions: "the folder /dev/null/x of /dev/null/x/rollouts.sqlite (--store) cannot be made: "
+                    + "/dev/null is not a folder; give a store file in a folder that exists")
+        }
+        let text = try await CLIRunner.run(["rollout", "migrate"] + store)
         XCTAssertEqual(text.status, 1)
-        XCTAssertTrue(text.stderr.hasPrefix("error: ") && !text.stderr.contains("Error: "), text.stderr)
+        XCTAssertTrue(text.stderr.hasPrefix("error: the rollout store failed: "), text.stderr)
     }
 
     func testUsageErrorsWithoutJSONPrintNothingOnStdout() async throws {

@@ -10,7 +10,7 @@ import NordicDFU
 import SimulatorCommandLine
 
 /// `dfu-update flash`: sends a DFU package to one device.
-struct FlashCommand: ContractCommand {
+struct FlashCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "flash",
         abstract: "Update a device with a DFU package or an MCUboot image.",
@@ -69,7 +69,7 @@ struct FlashCommand: ContractCommand {
     @Option(help: "The package's version (x.y.z or an integer), instead of the one in its init packet.")
     var packageVersion: DFUFirmwareVersion?
 
-    func validate() throws {
+    func checkOptions() throws {
         if device == nil, simulation.simulate == nil { throw ValidationError("--device is required") }
         try bluetooth.refuseAdapter(besides: simulation)
     }

@@ -5,9 +5,10 @@ import DFUSupport
 import Foundation
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// `dfu-update fleet`: updates the devices of an inventory, many at once (docs/fleet.md).
-struct FleetCommand: ContractCommand {
+struct FleetCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "fleet",
         abstract: "Update many devices at once, from an inventory.",
@@ -69,7 +70,7 @@ struct FleetCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
+    func checkOptions() throws {
         for (option, path) in [("--report", report), ("--state", state)] {
             if let path, let problem = OutputFilePath.problem(path, option: option) {
                 throw ValidationError(problem)

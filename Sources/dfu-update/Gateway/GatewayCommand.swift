@@ -6,10 +6,11 @@ import DFUSupport
 import Foundation
 import Logging
 import ServiceLifecycle
+import SimulatorCommandLine
 
 /// `dfu-update gateway`: the agent that updates a store's rollouts on the devices this machine
 /// reaches (docs/gateway.md).
-struct GatewayCommand: ContractCommand {
+struct GatewayCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Run as a gateway: update the devices in reach of every rollout in a store.",
@@ -76,7 +77,7 @@ struct GatewayCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
+    func checkOptions() throws {
         if let name, name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--name: a gateway's name cannot be empty")
         }

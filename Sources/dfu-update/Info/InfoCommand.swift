@@ -5,7 +5,7 @@ import NordicDFU
 import SimulatorCommandLine
 
 /// `dfu-update info`: connects to one device and reports its firmware versions and DFU support.
-struct InfoCommand: ContractCommand {
+struct InfoCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Connect to a device and show its firmware version and DFU support.",
@@ -40,7 +40,7 @@ struct InfoCommand: ContractCommand {
 
     static let readTimeout: Duration = .seconds(10)
 
-    func validate() throws { try bluetooth.refuseAdapter(besides: simulation) }
+    func checkOptions() throws { try bluetooth.refuseAdapter(besides: simulation) }
 
     func run() async throws {
         let central: any GATTCentral =

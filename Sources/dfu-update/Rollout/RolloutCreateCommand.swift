@@ -4,10 +4,11 @@ import DFURollout
 import DFUSupport
 import Foundation
 import GATT
+import SimulatorCommandLine
 
 /// `dfu-update rollout create NAME INVENTORY`: puts an inventory's devices and its packages' bytes
 /// into the store, as a new active rollout.
-struct RolloutCreateCommand: ContractCommand {
+struct RolloutCreateCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create a rollout from an inventory; its packages' bytes go into the store.",
@@ -36,7 +37,7 @@ struct RolloutCreateCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
+    func checkOptions() throws {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("a rollout's name cannot be empty")
         }
@@ -100,7 +101,7 @@ struct RolloutCreateCommand: ContractCommand {
             devices.append(
                 RolloutDevice(
                     device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },
-                    inventoryEntry: try FleetSetup.usage { try index.file(of: entry.identifier) }))
+                    inventoryEntry: index.file(of: entry.identifier)))
         }
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,

@@ -7,7 +7,7 @@ import NordicDFU
 import SimulatorCommandLine
 
 /// `dfu-update scan`: lists the Bluetooth LE devices around, each once with its latest data.
-struct ScanCommand: ContractCommand {
+struct ScanCommand: ContractCommand, OptionChecks {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract:
@@ -39,7 +39,7 @@ struct ScanCommand: ContractCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
+    func checkOptions() throws {
         try bluetooth.refuseAdapter(besides: simulation)
         // "" would match only the devices that advertise no name: surely not what was meant
         if let name, name.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import BlueZ
 import GATT
+import SimulatorCommandLine
 
 /// How `flash` pairs with a device that asks for security, and what it does with the bond
 /// afterwards (docs/pairing.md). A passkey is never an argument: only where to find it is.
-struct PairingOptions: ParsableArguments {
+struct PairingOptions: OptionChecks {
     @Flag(
         help:
             "Pair with the device right after connecting, before the update (default: only when it refuses for security)."
@@ -41,7 +42,7 @@ struct PairingOptions: ParsableArguments {
     @Flag(help: "Accept numeric comparison (both sides show a number) without anyone comparing the numbers.")
     var acceptNumericComparison = false
 
-    func validate() throws {
+    func checkOptions() throws {
         let sources = [passkeyFile, passkeyEnv, passkeyCommand].compactMap { $0 }
         if sources.count > 1 {
             throw ValidationError("--passkey-file, --passkey-env and --passkey-command exclude each other")

@@ -2,10 +2,11 @@ import ArgumentParser
 import FirmwareUpdate
 import GATT
 import NordicDFU
+import SimulatorCommandLine
 
 /// How one device is updated: the options `flash` and `fleet` share, with one spelling and one
 /// meaning in both. Every number states its range in its help and in its error.
-struct UpdateOptions: ParsableArguments {
+struct UpdateOptions: OptionChecks {
     @Flag(help: "Update even when the device already runs the package's version.")
     var force = false
 
@@ -126,7 +127,7 @@ struct UpdateOptions: ParsableArguments {
         transform: { try Ranged.integer($0, in: 1...(1 << 30)) })
     var slotSize: Int?
 
-    func validate() throws {
+    func checkOptions() throws {
         if noBootloaderName, bootloaderName != nil {
             throw ValidationError("--bootloader-name and --no-bootloader-name exclude each other")
         }

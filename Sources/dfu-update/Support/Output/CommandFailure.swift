@@ -65,15 +65,18 @@ struct CommandFailure: Error {
         }
     }
 
-    /// Prints the failure the way the contract asks.
+    /// Prints the failure the way the contract asks: `line(json:)`, on stdout with `--json`,
+    /// else on stderr.
     func print(json: Bool) {
-        if json {
-            Output.line(
-                .object([("error", .object([("class", .string(errorClass)), ("message", .string(message))]))])
-            )
-        } else {
-            Output.error("error: \(message)")
-        }
+        if json { Output.line(line(json: true)) } else { Output.error(line(json: false)) }
+    }
+
+    /// The one line the contract prints: the error object with `--json`, else `error: message`.
+    func line(json: Bool) -> String {
+        guard json else { return "error: \(message)" }
+        return JSONValue.object([
+            ("error", .object([("class", .string(errorClass)), ("message", .string(message))]))
+        ]).serialized()
     }
 }
 

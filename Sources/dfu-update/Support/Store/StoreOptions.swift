@@ -61,8 +61,7 @@ struct StoreOptions: ParsableArguments {
         case .file(let path):
             if !creating { try requireStore() }
             logger.info("rollout store: the embedded store \(path)")
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try StoreFolder.make(for: path, origin: origin)
             return try EmbeddedRolloutStore(path: path)
         case .postgres(let postgres):
             let password: PostgresPassword
