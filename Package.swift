@@ -149,13 +149,17 @@ let package = Package(
                 "DFUSupport", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim; and their
-        // one way to run and to report a failure (`runReporting`, `usageLine`): the one module
-        // both commands import that has ArgumentParser.
+        // The command-line contract's one way to run a command and report a failure, shared by
+        // dfu-update and dfu-sim: `runReporting` (an unknown option first, then `OptionChecks`),
+        // `usageLine`.
+        .target(
+            name: "CommandLineContract",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `--simulate` and the `--sim-*` options, shared by dfu-update and dfu-sim.
         .target(
             name: "SimulatorCommandLine",
             dependencies: [
-                "DFUSimulator", "NordicDFU", "GATT", "MCUmgr",
+                "CommandLineContract", "DFUSimulator", "NordicDFU", "GATT", "MCUmgr",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Simulated devices as a fleet's adapters and inventory entries (`simulate` objects),
@@ -169,7 +173,7 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "BlueZ",
-                "SimulatedFleet", "SimulatorCommandLine",
+                "SimulatedFleet", "SimulatorCommandLine", "CommandLineContract",
                 "DFURollout", "DFURolloutPostgres", "DFUGateway", "MetricsEndpoint", "RolloutPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -192,6 +196,7 @@ let package = Package(
             dependencies: [
                 "BlueZStandIn", "DFUSupport",
                 "NordicDFU", "DFUSimulator", "BlueZ", "DBus", "GATT", "SimulatorCommandLine",
+                "CommandLineContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -222,7 +227,7 @@ let package = Package(
         // The `dfu-update` binary run as users run it (through `CLIRunner`).
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         // `dfu-update`'s own types in process: how it reports what no command anticipated.
-        .testTarget(name: "DFUUpdateTests", dependencies: ["dfu-update", "SimulatorCommandLine"]),
+        .testTarget(name: "DFUUpdateTests", dependencies: ["dfu-update", "CommandLineContract"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(
             name: "MCUmgrTests",

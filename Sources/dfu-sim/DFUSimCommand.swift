@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import BlueZStandIn
+import CommandLineContract
 import DBus
 import DFUSimulator
 import DFUSupport

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import CommandLineContract
 import GATT
 import SimulatorCommandLine
 

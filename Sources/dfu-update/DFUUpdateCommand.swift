@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineContract
 import DFUSupport
 import SimulatorCommandLine
 

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SimulatorCommandLine
+@testable import CommandLineContract
 @testable import dfu_update
 
 /// docs/cli-contract.md, "Errors": an error no part of `dfu-update` anticipated is still the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineContract
 import DFUFleet
 import DFUSimulator
 import DFUSupport

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineContract
 import FirmwareUpdate
 import GATT
 import NordicDFU
