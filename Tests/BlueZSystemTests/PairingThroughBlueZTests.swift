@@ -71,7 +71,16 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
             // --pair: with the device served by the same bluetoothd, pairing must start from Pair (the
             // device's side needs dfu-sim's default agent; docs/pairing.md)
             ["fleet", inventory.path, "--pair", "--json", "--state", state.path], timeout: .seconds(240))
-        searchForSecrets(run.stdout + run.stderr + ((try? String(contentsOf: state, encoding: .utf8)) ?? ""))
+        searchForSecrets(run.stdout + run.stderr)
+        // the state file is an SQLite store: its bytes, and those of any journal beside it
+        let stored = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix(state.lastPathComponent)
+        }
+        XCTAssertFalse(stored.isEmpty, "no state file in \(folder.path)")
+        for name in stored {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            searchForSecrets(String(decoding: bytes, as: UTF8.self))
+        }
         XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
