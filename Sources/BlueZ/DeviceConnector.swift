@@ -19,7 +19,7 @@ struct DeviceConnector {
         } catch {
             throw gattError(error, "watching \(device)", device: device)
         }
-        let lostBondWatch = await watchForALostBond()
+        let lostBondWatch = watchForALostBond(paired: monitor.snapshot.device.isPaired)
         let resolved: DeviceMonitor.Snapshot
         do {
             resolved = try await connectAndResolve(monitor)
@@ -81,11 +81,10 @@ struct DeviceConnector {
     }
 
     /// A watch for the kernel's reason should the link drop, for a device bluetoothd holds a bond
-    /// with (whose link it encrypts at once); nil for others, or without the privilege it needs.
-    private func watchForALostBond() async -> LostBondWatch? {
-        guard (try? await bus.isPaired(path, device: device)) == true,
-            let address = BluetoothAddress(DevicePath.address(of: path))
-        else { return nil }
+    /// with (`paired`: whose link it encrypts at once); nil for others, or without the privilege
+    /// it needs.
+    private func watchForALostBond(paired: Bool) -> LostBondWatch? {
+        guard paired, let address = BluetoothAddress(DevicePath.address(of: path)) else { return nil }
         return LostBondWatch(adapter: central.adapterName, address: address)
     }
 
