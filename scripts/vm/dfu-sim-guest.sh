@@ -35,5 +35,25 @@ $function()
 " "$@"
 }
 
+# run_client NAME MESSAGE NOTE COMMAND…: runs a client's COMMAND (run_bleak_client …), and once
+# more when it failed with MESSAGE in its output (a failure of the client's own, met before it
+# sent anything), printing NOTE; sets $status (the last run's) and $attempts.
+run_client() {
+	local name=$1 message=$2 note=$3 output started
+	shift 3
+	output=$(mktemp)
+	for attempts in 1 2; do
+		started=$(date +%s.%N)
+		set +e
+		"$@" 2>&1 | tee "$output"
+		status=${PIPESTATUS[0]}
+		set -e
+		echo "== $name exited $status after $(seconds_since "$started") s"
+		[ "$status" = 0 ] || [ "$attempts" = 2 ] || ! grep -q "$message" "$output" && break
+		echo "== $note: once more"
+	done
+	rm -f "$output"
+}
+
 # seconds_since START: seconds elapsed since START (date +%s.%N), one decimal
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }

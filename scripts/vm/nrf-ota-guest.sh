@@ -11,21 +11,13 @@ start_dfu_sim "$bin" "$venv/bin/python" legacy "$@"
 # disconnected before DFU could begin" although the link it retried is up (nrf_ota/scan.py,
 # _connect_with_retry; nrf_ota/__init__.py). Under TCG the central's first link now and then
 # drops just after its services resolve (docs/dfu-sim.md, "nrf-ota"). The device, sent nothing,
-# takes the update again:
-# nrf-ota runs once more then, and says so; any other failure, or that one twice, fails.
-output=$(mktemp)
-for attempt in 1 2; do
-	echo "== nrf-ota $package --device $address"
-	started=$(date +%s.%N)
-	set +e
+# takes the update again: nrf-ota runs once more then, and says so; any other failure, or that
+# one twice, fails.
+echo "== nrf-ota $package --device $address"
+run_client nrf-ota "Device disconnected before DFU could begin" \
+	"nrf-ota stopped on its stale disconnect flag after a retried connection (its defect)" \
 	run_bleak_client "$venv/bin/python" nrf_ota.__main__ main nrf-ota "$package" --device "$address" \
-		--timeout 10 --quiet 2>&1 | tee "$output"
-	status=${PIPESTATUS[0]}
-	set -e
-	echo "== nrf-ota exited $status after $(seconds_since "$started") s"
-	[ $status = 0 ] || [ $attempt = 2 ] || ! grep -q "Device disconnected before DFU could begin" "$output" && break
-	echo "== nrf-ota stopped on its stale disconnect flag after a retried connection (its defect): once more"
-done
+	--timeout 10 --quiet
 stop_dfu_sim
 [ $status = 0 ] || exit 1
 # dfu-sim must hold exactly the package's application image.

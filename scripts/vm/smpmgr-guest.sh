@@ -10,23 +10,18 @@ start_dfu_sim "$bin" "$venv/bin/python" smp-app "$@"
 # then drops just after its services resolve (bleak: "failed to discover services, device
 # disconnected"; docs/dfu-sim.md, "nrf-ota"), before anything is sent: smpmgr runs once more on
 # that message alone, and says so; any other failure, or that one twice, fails.
-output=$(mktemp)
-for attempt in 1 2; do
-	advertised=$(grep -c '"advertising"' "$events")
-	echo "== smpmgr --ble $address upgrade --confirm $image"
-	started=$(date +%s.%N)
-	set +e
+advertised=$(grep -c '"advertising"' "$events")
+echo "== smpmgr --ble $address upgrade --confirm $image"
+run_client smpmgr "failed to discover services, device disconnected" \
+	"smpmgr's first link dropped before anything was sent (it does not retry)" \
 	run_bleak_client "$venv/bin/python" smpmgr.main app smpmgr --ble "$address" --timeout 10 \
-		upgrade --confirm "$image" 2>&1 | tee "$output"
-	status=${PIPESTATUS[0]}
-	set -e
-	echo "== smpmgr exited $status after $(seconds_since "$started") s"
-	[ $status = 0 ] || [ $attempt = 2 ] ||
-		! grep -q "failed to discover services, device disconnected" "$output" && break
-	echo "== smpmgr's first link dropped before anything was sent (it does not retry): once more"
+	upgrade --confirm "$image"
+# Let the device come back from its reset (and MCUboot's swap) before it reports what it runs:
+# one advertisement more than before, and one for each dropped link of a run done again.
+for _ in $(seq 50); do
+	[ "$(grep -c '"advertising"' "$events")" -ge $((advertised + attempts)) ] && break
+	sleep 0.2
 done
-# Let the device come back from its reset (and MCUboot's swap) before it reports what it runs.
-for _ in $(seq 50); do [ "$(grep -c '"advertising"' "$events")" -gt "$advertised" ] && break; sleep 0.2; done
 stop_dfu_sim
 [ $status = 0 ] || exit 1
 # dfu-sim must run exactly the uploaded image, swapped in for good.
