@@ -94,18 +94,8 @@ public final class PostgresRolloutStore: RolloutStore {
                     VALUES (\(id), \(package.sha256), \(package.name), \(package.bytes))
                     """, logger: self.logger)
             }
-            // one statement for every device: arrays bound once, unnested by the server
-            let names = spec.devices.map(\.device)
-            let packages = spec.devices.map { $0.packageSHA256 ?? "" }
-            // an empty entry stands for none (an inventory file is never empty)
-            let entries = spec.devices.map { ByteBuffer(bytes: $0.inventoryEntry ?? Data()) }
-            try await connection.query(
-                """
-                INSERT INTO devices (rollout_id, device, position, package_sha256, inventory_entry)
-                SELECT \(id), u.device_name, u.ordinal - 1, nullif(u.digest, ''), nullif(u.entry, ''::bytea)
-                FROM unnest(\(names)::text[], \(packages)::text[], \(entries)::bytea[])
-                    WITH ORDINALITY AS u(device_name, digest, entry, ordinal)
-                """, logger: self.logger)
+            try await DeviceRowsCopy(rollout: id, devices: spec.devices).send(
+                on: connection, logger: self.logger)
             var binds = PostgresBindings()
             binds.append(id)
             binds.append(spec.devices.count)

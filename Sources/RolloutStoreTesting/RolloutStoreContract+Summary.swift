@@ -79,6 +79,35 @@ extension RolloutStoreContract {
         try await store.close()
     }
 
+    /// A device's name and inventory entry come back as they were given, whatever characters
+    /// and bytes they hold (a back end's bulk format escapes some of them), in inventory order,
+    /// with and without a package of their own; an empty entry is kept, apart from none.
+    public func namesAndEntriesKeepEveryByte() async throws {
+        var spec = RolloutFixtures.spec(devices: 4)
+        spec.inventory = RolloutInventory(bytes: Data("whole".utf8), folder: "/srv/rollouts")
+        let names = ["tab\there", "line\nand\r\nreturn", #"back\slash \N \x00"#, "näme ✓ 'quoted' \"too\""]
+        let entries = [Data(0...255), Data(#"{"device": "a\tb\\c"}"#.utf8), Data(), Data([0x5C, 0x0A])]
+        for index in names.indices {
+            spec.devices[index].device = names[index]
+            spec.devices[index].inventoryEntry = entries[index]
+        }
+        spec.devices[1].packageSHA256 = nil
+        let store = try await backend.open()
+        try await store.create(spec)
+        let status = try await store.status(of: spec.name)
+        XCTAssertEqual(status.devices.map(\.device), names)
+        let read = try await store.inventoryEntries(of: spec.name, named: Set(names))
+        XCTAssertEqual(read?.entries, Dictionary(uniqueKeysWithValues: zip(names, entries)))
+        var without = RolloutFixtures.spec(devices: 2)
+        without.inventory = spec.inventory
+        without.devices[0].inventoryEntry = Data("only one".utf8)
+        try await store.create(without)
+        let one = try await store.inventoryEntries(
+            of: without.name, named: Set(without.devices.map(\.device)))
+        XCTAssertEqual(one?.entries, [without.devices[0].device: Data("only one".utf8)])
+        try await store.close()
+    }
+
     private func assertSummaryMatchesStatus(
         _ store: any RolloutStore, _ spec: RolloutSpec, line: UInt = #line
     ) async throws {

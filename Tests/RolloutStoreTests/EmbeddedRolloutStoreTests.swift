@@ -29,6 +29,7 @@ final class EmbeddedRolloutStoreTests: XCTestCase {
     func testInventoryEntriesAreReadByName() async throws {
         try await contract.inventoryEntriesAreReadByName()
     }
+    func testNamesAndEntriesKeepEveryByte() async throws { try await contract.namesAndEntriesKeepEveryByte() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
     func testCountsStayExact() async throws { try await contract.countsStayExact() }
     func testSummaryAndNamedDevicesMatchStatus() async throws {

@@ -24,6 +24,7 @@ final class PostgresRolloutStoreTests: PostgresTestCase {
     func testInventoryEntriesAreReadByName() async throws {
         try await contract.inventoryEntriesAreReadByName()
     }
+    func testNamesAndEntriesKeepEveryByte() async throws { try await contract.namesAndEntriesKeepEveryByte() }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
     func testCountsStayExact() async throws { try await contract.countsStayExact() }
     func testSummaryAndNamedDevicesMatchStatus() async throws {
