@@ -184,7 +184,7 @@ let package = Package(
             dependencies: [
                 "DFUSupport",
                 "FirmwareUpdate", "NordicDFU", "MCUmgr", "DFUFleet", "DFUSimulator", "SimulatedFleet",
-                "SimulatorCommandLine", "SimulatorProcess",
+                "SimulatorCommandLine", "SimulatorProcess", "DFURollout", "DFURolloutPostgres",
                 "BlueZ", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -19,11 +19,13 @@
 # The store's cost against a rollout's size: one gateway updates the same DEVICES simulated
 # devices (real-time factor 0) in a rollout of DEVICES and in one of LARGE (the others never in
 # reach), on the embedded store and on PostgreSQL. Prints one JSON line per store: the wall times
-# of `rollout create`, of the gateway and of `rollout status --json`, and large / small.
+# of `rollout create`, of the gateway and of `rollout status --json`, and large / small; then the
+# lines of `dfu-bench store` (the store's own time for create, status and a first page of the
+# same two sizes, on both stores).
 #
 # Each phase is cut off after PHASE_TIMEOUT seconds (default 600); GATEWAY_OPTIONS is added to
 # each gateway's command line (e.g. "--poll 3600"); DFU_UPDATE names a release `dfu-update`
-# already built (from another scratch path) instead of building one.
+# already built (from another scratch path) instead of building one, DFU_BENCH a `dfu-bench`.
 set -euo pipefail
 
 scale=false
@@ -39,6 +41,14 @@ if [ -n "${DFU_UPDATE:-}" ]; then
 else
     swift build -c release --product dfu-update >&2
     binary="$(swift build -c release --show-bin-path)/dfu-update"
+fi
+if $scale; then
+    if [ -n "${DFU_BENCH:-}" ]; then
+        bench=$(realpath "$DFU_BENCH")
+    else
+        swift build -c release --product dfu-bench >&2
+        bench="$(swift build -c release --show-bin-path)/dfu-bench"
+    fi
 fi
 
 work=$(mktemp -d /tmp/bench-gateways.XXXXXX)
@@ -191,6 +201,9 @@ PY
             "$(awk "BEGIN { printf \"%.3f\", ${run[$large]} / ${run[$small]} }")"
         unset create run status server
     done
+    sql "CREATE DATABASE store_bench" > /dev/null
+    "$bench" store --small "$per_gateway" --large "$large" \
+        --postgres "postgres://postgres@127.0.0.1:$port/store_bench?sslmode=disable"
     exit 0
 fi
 

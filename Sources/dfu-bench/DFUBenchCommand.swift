@@ -12,6 +12,6 @@ struct DFUBenchCommand: AsyncParsableCommand {
         subcommands: [
             CRCBenchmark.self, PackageBenchmark.self, DFUBenchmark.self, GATTBenchmark.self,
             FleetBenchmark.self, LinkBenchmark.self, SMPBenchmark.self, HostBenchmark.self,
-            ResourceBenchmark.self,
+            ResourceBenchmark.self, StoreBenchmark.self,
         ])
 }
