@@ -201,6 +201,8 @@ PY
             "$(awk "BEGIN { printf \"%.3f\", ${run[$large]} / ${run[$small]} }")"
         unset create run status server
     done
+    # the phases before leave the server dirty pages to write: written first, not during the calls
+    sql "CHECKPOINT"
     sql "CREATE DATABASE store_bench" > /dev/null
     "$bench" store --small "$per_gateway" --large "$large" \
         --postgres "postgres://postgres@127.0.0.1:$port/store_bench?sslmode=disable"

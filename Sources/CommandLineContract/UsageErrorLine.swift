@@ -21,6 +21,11 @@ extension ParsableArguments {
             line += " " + values.joined(separator: ", ")
         }
         if line.hasSuffix(".") { line.removeLast() }
+        // "Unknown option '--devcie'. Did you mean '--device'?" as one clause, the way the
+        // inventory's checks suggest a near name, before "; see --help"
+        if line.hasSuffix("?"), let suggestion = line.firstRange(of: ". Did you mean ") {
+            line = line[..<suggestion.lowerBound] + " (did you mean " + line[suggestion.upperBound...] + ")"
+        }
         return line
     }
 }

@@ -37,7 +37,7 @@ final class DFUSimCLITests: XCTestCase {
         let typo = try await run(["--simulte", "secure", "--json"])
         XCTAssertEqual(
             try typo.errorObject().string("message"),
-            "Unknown option '--simulte'. Did you mean '--simulate'?; see --help")
+            "Unknown option '--simulte' (did you mean '--simulate'?); see --help")
     }
 
     /// A negative number is the value, not an option: its own check answers, naming the range

@@ -122,7 +122,7 @@ final class CLIErrorTests: XCTestCase {
     func testAnUnknownOptionIsTheErrorBeforeTheCommandsChecks() async throws {
         try await assertError(
             ["flash", "app.zip", "--devcie", "AA:BB:CC:DD:EE:FF", "--json"], status: 64, errorClass: "usage",
-            mentions: "Unknown option '--devcie'. Did you mean '--device'?")
+            mentions: "Unknown option '--devcie' (did you mean '--device'?)")
         try await assertError(
             ["rollout", "create", " spaced ", "fleet.json", "--canery", "2", "--json"], status: 64,
             errorClass: "usage", mentions: "Unknown option '--canery'")
