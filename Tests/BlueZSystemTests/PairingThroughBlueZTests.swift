@@ -93,11 +93,22 @@ final class PairingThroughBlueZTests: DFUThroughBlueZTestCase {
     /// made is removed only once the update is over.
     func testASecureDeviceWithBondsIsUpdatedOnTheBondItsBootloaderKeeps() async throws {
         let (simulator, address) = try await simulate("secure-app-bonded", ["--sim-security", "encrypt"])
-        let run = try await flash("Firmware/secure_app.zip", device: address, ["--pair"])
+        let run = try await flash(
+            "Firmware/secure_app.zip", device: address, ["--pair", "--log-level", "info"])
         XCTAssertEqual(run.resultName, "completed", "\(run.events) \(run.stderr)")
         let held = try await simulator.stop()
         XCTAssertEqual(held["activations"] as? Int, 1, "\(held)")
         try await assertNoBond(address)
+        // which way the bootloader's table was found (`UpdateRun.enterBootloader`): the kept
+        // table and a Service Changed, the kept table discarded, or a table read afresh
+        let waited = run.stderr.contains("waiting for Service Changed")
+        let changed = run.stderr.contains("changed its services")
+        let discarded = run.stderr.contains("discovering them again")
+        XCTAssertFalse(changed && discarded, run.stderr)
+        XCTAssertEqual(waited, changed || discarded, run.stderr)
+        print(
+            "bootloader's table: \(changed ? "Service Changed" : discarded ? "kept table discarded" : "read afresh")"
+        )
     }
 
     /// bluetoothd's device list on the central's adapter holds no bond for `address`.
