@@ -189,7 +189,8 @@ vm_suites 5.66 "" 2
 vm_suites 5.82 "$bluez_582" 2
 # The lost-bond test needs a kernel without 6.1's hci_chan_del BUG: Debian 13's kernel 6.12, with
 # each bluetoothd (5.82 is Debian 13's own). The other suites stay on 6.1 (on 6.12 the fleet test
-# failed in 3 of 4 runs: one device of three did not come back after its reset; not yet known why).
+# failed in 4 of 6 runs: the device that drops its final answer activated, but hci0 did not see it
+# advertise again within 10 s; not yet known why, and a run with `bluetoothd -d` passed).
 for version in 5.66 5.82; do
     echo "== the lost-bond test, bluetoothd $version on Debian 13's kernel"
     bluez=""
