@@ -73,6 +73,13 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         XCTAssertEqual(run.status, 0, "\(run.stdout) \(run.stderr)")
+        if run.status != 0 {
+            // what each device saw, for a failure that only the devices' side explains
+            for (index, simulator) in simulators.enumerated() {
+                let events = simulator.events.map { "\($0)" }.joined(separator: "\n")
+                print("dfu-sim at \(addresses[index]):\n\(events)\n\(simulator.errorOutput)")
+            }
+        }
         assertOverlapped(lines, addresses)
 
         let report = try XCTUnwrap(
