@@ -43,7 +43,7 @@ struct CRCBenchmark: AsyncParsableCommand {
         report("crc32_ours", total / best.ours)
         report("crc32_zlib", total / best.zlib)
         report("crc16_ours", total / best.crc16)
-        print(#"{"ratio":"crc32_ours/crc32_zlib","value":\#(format(best.zlib / best.ours))}"#)
+        print(#"{"ratio":"crc32_ours/crc32_zlib","value":\#(figure(best.zlib / best.ours))}"#)
     }
 
     /// Seconds for `passes` runs of `body`; its results are folded so none is optimized away.
@@ -58,9 +58,8 @@ struct CRCBenchmark: AsyncParsableCommand {
 
     private func report(_ name: String, _ bytesPerSecond: Double) {
         print(
-            #"{"benchmark":"\#(name)","buffer_bytes":\#(bytes),"bytes_per_second":\#(format(bytesPerSecond))}"#
+            #"{"benchmark":"\#(name)","buffer_bytes":\#(bytes),"bytes_per_second":\#(figure(bytesPerSecond))}"#
         )
     }
 
-    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

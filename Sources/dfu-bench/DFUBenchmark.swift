@@ -87,9 +87,9 @@ struct DFUBenchmark: AsyncParsableCommand {
                         ("benchmark", "\"dfu\""), ("image_bytes", "\(size)"), ("mtu", "\(mtu)"),
                         ("prn", "\(benchCase.prn)"), ("options", "\"\(benchCase.label)\""),
                         ("packet_bytes", "\(Self.payload(benchCase))"),
-                        ("achieved_bytes_per_second", Self.format(achieved)),
-                        ("bound_bytes_per_second", Self.format(bound)),
-                        ("ratio", Self.format(achieved / bound)),
+                        ("achieved_bytes_per_second", figure(achieved)),
+                        ("bound_bytes_per_second", figure(bound)),
+                        ("ratio", figure(achieved / bound)),
                     ]
                     print("{" + line.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
                 }
@@ -102,7 +102,7 @@ struct DFUBenchmark: AsyncParsableCommand {
                 let parts = key.split(separator: "/")
                 print(
                     "{\"ratio\":\"default/nordic_mobile\",\"image_bytes\":\(parts[0]),\"mtu\":\(parts[1]),"
-                        + "\"value\":\(Self.format(ours / nordic))}")
+                        + "\"value\":\(figure(ours / nordic))}")
             }
         }
     }
@@ -161,5 +161,4 @@ struct DFUBenchmark: AsyncParsableCommand {
         return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).seconds
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

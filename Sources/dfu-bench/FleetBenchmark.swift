@@ -52,10 +52,10 @@ struct FleetBenchmark: AsyncParsableCommand {
             wallRatio = run.wallSeconds / Double(size) / wallPerDeviceAtOne
             print(
                 "{\"benchmark\":\"fleet_overhead\",\"devices\":\(size),\"concurrency\":\(size),"
-                    + "\"link_seconds\":\(Self.format(run.linkTime.seconds)),"
-                    + "\"link_over_fleet_of_one\":\(Self.format(linkRatio)),"
-                    + "\"wall_seconds\":\(Self.format(run.wallSeconds)),"
-                    + "\"wall_per_device_over_fleet_of_one\":\(Self.format(wallRatio))}")
+                    + "\"link_seconds\":\(figure(run.linkTime.seconds)),"
+                    + "\"link_over_fleet_of_one\":\(figure(linkRatio)),"
+                    + "\"wall_seconds\":\(figure(run.wallSeconds)),"
+                    + "\"wall_per_device_over_fleet_of_one\":\(figure(wallRatio))}")
         }
         let withoutReadBack = try await FleetRunMeasurement.measure(
             package, devices: 1, mtus: [Self.mtus[0]], readBack: false)
@@ -68,8 +68,8 @@ struct FleetBenchmark: AsyncParsableCommand {
             Double(large.peakResidentBytes - large.baselineResidentBytes) / Double(large.peakActive)
         print(
             "{\"benchmark\":\"fleet\",\"devices\":\(devices),\"image_bytes\":\(imageBytes),"
-                + "\"achieved_bytes_per_second\":\(Self.format(large.achievedBytesPerSecond)),"
-                + "\"bound_bytes_per_second\":\(Self.format(large.boundBytesPerSecond)),"
+                + "\"achieved_bytes_per_second\":\(figure(large.achievedBytesPerSecond)),"
+                + "\"bound_bytes_per_second\":\(figure(large.boundBytesPerSecond)),"
                 + "\"peak_active_sessions\":\(large.peakActive),"
                 + "\"resident_bytes_per_session\":\(Int(perSession)),\"completed\":\(large.completed)}")
         let engineAloneTime = alone[Self.mtus[0]]!.linkTime.seconds
@@ -86,7 +86,7 @@ struct FleetBenchmark: AsyncParsableCommand {
             ("wall_per_device_at_\(sizes.last ?? 0)_over_1", wallRatio),
         ]
         print(
-            "{\"ratios\":{" + ratios.map { "\"\($0.0)\":\(Self.format($0.1))" }.joined(separator: ",") + "}}")
+            "{\"ratios\":{" + ratios.map { "\"\($0.0)\":\(figure($0.1))" }.joined(separator: ",") + "}}")
     }
 
     /// One device updated alone with `DFUUpdater`: its link time from connection to reset, and
@@ -107,5 +107,4 @@ struct FleetBenchmark: AsyncParsableCommand {
         return (central.linkTime.now(), Double(package.images[0].firmware.count) / transfer.seconds)
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -35,21 +35,21 @@ extension LinkReport {
                 ("buf_size", "\(figures.bufSize)"), ("buf_count", "\(figures.bufCount)"),
                 ("reassembly", "\(figures.reassembly)"), ("frame_limit", "\(figures.frameLimit)"),
                 ("frames", "\(figures.bound.frameBytes.count)"),
-                ("bound_seconds", format(figures.bound.duration.seconds)),
-                ("bound_erase_seconds", format(figures.bound.erase.seconds)),
-                ("bound_bytes_per_second", format(bound)),
-                ("ours_seconds", format(figures.ours.span.seconds)),
+                ("bound_seconds", figure(figures.bound.duration.seconds)),
+                ("bound_erase_seconds", figure(figures.bound.erase.seconds)),
+                ("bound_bytes_per_second", figure(bound)),
+                ("ours_seconds", figure(figures.ours.span.seconds)),
                 ("ours_frames", "\(figures.ours.frames)"),
-                ("ours_transfer_seconds", format(figures.engine.transfer.seconds)),
+                ("ours_transfer_seconds", figure(figures.engine.transfer.seconds)),
                 ("ours_bytes_resent", "\(figures.engine.bytesResent)"),
-                ("ours_cpu_seconds", format(figures.engine.cpuSeconds)),
-                ("ours_bytes_per_second", format(ours)),
-                ("smpmgr_seconds", format(figures.smpmgr.span.seconds)),
+                ("ours_cpu_seconds", figure(figures.engine.cpuSeconds)),
+                ("ours_bytes_per_second", figure(ours)),
+                ("smpmgr_seconds", figure(figures.smpmgr.span.seconds)),
                 ("smpmgr_frames", "\(figures.smpmgr.frames)"),
-                ("smpmgr_wall_seconds", format(figures.smpmgrWallTime.seconds)),
-                ("smpmgr_bytes_per_second", format(smpmgr)),
-                ("ours_over_smpmgr", format(ours / smpmgr)), ("ours_over_bound", format(ours / bound)),
-                ("bound_over_smpmgr", format(bound / smpmgr)),
+                ("smpmgr_wall_seconds", figure(figures.smpmgrWallTime.seconds)),
+                ("smpmgr_bytes_per_second", figure(smpmgr)),
+                ("ours_over_smpmgr", figure(ours / smpmgr)), ("ours_over_bound", figure(ours / bound)),
+                ("bound_over_smpmgr", figure(bound / smpmgr)),
                 ("resumed_retries", "\(figures.resumed.retries)"),
                 ("resumed_bytes_resent", "\(figures.resumed.bytesResent)"),
                 ("window_bytes", "\(figures.windowBytes)"),
@@ -58,17 +58,17 @@ extension LinkReport {
             let device = "\(figures.bufSize) × \(figures.bufCount)\(figures.reassembly ? " reassembled" : "")"
             print(
                 "SMP bound, \(figures.imageBytes) bytes, buffers \(device), \(figures.bound.frameBytes.count) "
-                    + "frames of at most \(figures.frameLimit) bytes: \(format(figures.bound.duration.seconds)) s "
-                    + "(erase \(format(figures.bound.erase.seconds)) s), \(kB(bound))")
+                    + "frames of at most \(figures.frameLimit) bytes: \(figure(figures.bound.duration.seconds)) s "
+                    + "(erase \(figure(figures.bound.erase.seconds)) s), \(kB(bound))")
             print(
-                "ours: \(kB(ours)) in \(format(figures.ours.span.seconds)) s at dfu-sim, \(figures.ours.frames) "
-                    + "frames (engine's transfer \(format(figures.engine.transfer.seconds)) s, "
-                    + "\(figures.engine.bytesResent) bytes resent, CPU \(format(figures.engine.cpuSeconds)) s); "
-                    + "smpmgr: \(kB(smpmgr)) in \(format(figures.smpmgr.span.seconds)) s, "
-                    + "\(figures.smpmgr.frames) frames (command \(format(figures.smpmgrWallTime.seconds)) s)")
+                "ours: \(kB(ours)) in \(figure(figures.ours.span.seconds)) s at dfu-sim, \(figures.ours.frames) "
+                    + "frames (engine's transfer \(figure(figures.engine.transfer.seconds)) s, "
+                    + "\(figures.engine.bytesResent) bytes resent, CPU \(figure(figures.engine.cpuSeconds)) s); "
+                    + "smpmgr: \(kB(smpmgr)) in \(figure(figures.smpmgr.span.seconds)) s, "
+                    + "\(figures.smpmgr.frames) frames (command \(figure(figures.smpmgrWallTime.seconds)) s)")
             print(
-                "ours ÷ smpmgr \(format(ours / smpmgr)), ours ÷ bound \(format(ours / bound)), "
-                    + "bound ÷ smpmgr \(format(bound / smpmgr))")
+                "ours ÷ smpmgr \(figure(ours / smpmgr)), ours ÷ bound \(figure(ours / bound)), "
+                    + "bound ÷ smpmgr \(figure(bound / smpmgr))")
             print(
                 "resumed after a dropped link (\(figures.resumed.retries) retries): "
                     + "\(figures.resumed.bytesResent) bytes sent again, a window holds \(figures.windowBytes)"

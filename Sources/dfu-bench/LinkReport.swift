@@ -10,23 +10,23 @@ struct LinkReport {
         if json {
             emit([
                 ("benchmark", "\"link\""), ("measured", "\"\(measured)\""),
-                ("request_round_trip_ms", format(link.requestRoundTrip.seconds * 1000)),
-                ("request_write_response_ms", format(link.requestWriteResponse.seconds * 1000)),
-                ("receipt_round_trip_ms", format(link.receiptRoundTrip.seconds * 1000)),
-                ("raw_bytes_per_second", format(link.rawBytesPerSecond)),
+                ("request_round_trip_ms", figure(link.requestRoundTrip.seconds * 1000)),
+                ("request_write_response_ms", figure(link.requestWriteResponse.seconds * 1000)),
+                ("receipt_round_trip_ms", figure(link.receiptRoundTrip.seconds * 1000)),
+                ("raw_bytes_per_second", figure(link.rawBytesPerSecond)),
                 ("packet_bytes", "\(link.packetBytes)"), ("object_bytes", "\(link.objectSize)"),
-                ("raw_cpu_seconds_per_mb", format(link.rawCPUSecondsPerMB)),
-                ("request_cpu_ms", format(link.requestCPUSeconds * 1000)),
+                ("raw_cpu_seconds_per_mb", figure(link.rawCPUSecondsPerMB)),
+                ("request_cpu_ms", figure(link.requestCPUSeconds * 1000)),
             ])
         } else {
             print(
-                "link (\(measured)): control point round trip \(format(link.requestRoundTrip.seconds * 1000)) ms "
-                    + "(write response \(format(link.requestWriteResponse.seconds * 1000)) ms), "
-                    + "packet receipt round trip \(format(link.receiptRoundTrip.seconds * 1000)) ms, "
+                "link (\(measured)): control point round trip \(figure(link.requestRoundTrip.seconds * 1000)) ms "
+                    + "(write response \(figure(link.requestWriteResponse.seconds * 1000)) ms), "
+                    + "packet receipt round trip \(figure(link.receiptRoundTrip.seconds * 1000)) ms, "
                     + "raw write without response \(kB(link.rawBytesPerSecond)) "
                     + "(\(link.packetBytes)-byte packets, \(link.objectSize)-byte objects), "
-                    + "CPU \(format(link.rawCPUSecondsPerMB)) s/MB streaming, "
-                    + "\(format(link.requestCPUSeconds * 1000)) ms per round trip")
+                    + "CPU \(figure(link.rawCPUSecondsPerMB)) s/MB streaming, "
+                    + "\(figure(link.requestCPUSeconds * 1000)) ms per round trip")
         }
     }
 
@@ -38,22 +38,22 @@ struct LinkReport {
             emit([
                 ("benchmark", "\"link_dfu\""), ("write_path", "\"\(path)\""),
                 ("image_bytes", "\(imageBytes)"),
-                ("transfer_seconds", format(run.transfer.seconds)),
-                ("bytes_per_second", format(run.bytesPerSecond)),
-                ("protocol_bound_bytes_per_second", format(protocolRate)),
-                ("ratio_to_protocol_bound", format(run.bytesPerSecond / protocolRate)),
-                ("device_bound_bytes_per_second", format(deviceRate)),
-                ("ratio_to_device_bound", format(run.bytesPerSecond / deviceRate)),
-                ("cpu_seconds", format(run.cpuSeconds)), ("bytes_sent", "\(run.bytesSent)"),
-                ("cpu_seconds_per_mb", format(run.cpuSecondsPerMB)), ("retries", "\(run.retries)"),
+                ("transfer_seconds", figure(run.transfer.seconds)),
+                ("bytes_per_second", figure(run.bytesPerSecond)),
+                ("protocol_bound_bytes_per_second", figure(protocolRate)),
+                ("ratio_to_protocol_bound", figure(run.bytesPerSecond / protocolRate)),
+                ("device_bound_bytes_per_second", figure(deviceRate)),
+                ("ratio_to_device_bound", figure(run.bytesPerSecond / deviceRate)),
+                ("cpu_seconds", figure(run.cpuSeconds)), ("bytes_sent", "\(run.bytesSent)"),
+                ("cpu_seconds_per_mb", figure(run.cpuSecondsPerMB)), ("retries", "\(run.retries)"),
             ])
         } else {
             print(
                 "DFU \(imageBytes) bytes, \(path): \(kB(run.bytesPerSecond)) in "
-                    + "\(format(run.transfer.seconds)) s; protocol bound \(kB(protocolRate)) "
-                    + "(ratio \(format(run.bytesPerSecond / protocolRate))); with dfu-sim's flash "
-                    + "\(kB(deviceRate)) (ratio \(format(run.bytesPerSecond / deviceRate))); "
-                    + "CPU \(format(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
+                    + "\(figure(run.transfer.seconds)) s; protocol bound \(kB(protocolRate)) "
+                    + "(ratio \(figure(run.bytesPerSecond / protocolRate))); with dfu-sim's flash "
+                    + "\(kB(deviceRate)) (ratio \(figure(run.bytesPerSecond / deviceRate))); "
+                    + "CPU \(figure(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
         }
     }
 
@@ -62,16 +62,16 @@ struct LinkReport {
         if json {
             emit([
                 ("benchmark", "\"host_dfu\""), ("image_bytes", "\(run.imageBytes)"),
-                ("transfer_seconds", format(run.transfer.seconds)),
-                ("bytes_per_second", format(run.bytesPerSecond)), ("cpu_seconds", format(run.cpuSeconds)),
-                ("bytes_sent", "\(run.bytesSent)"), ("cpu_seconds_per_mb", format(run.cpuSecondsPerMB)),
+                ("transfer_seconds", figure(run.transfer.seconds)),
+                ("bytes_per_second", figure(run.bytesPerSecond)), ("cpu_seconds", figure(run.cpuSeconds)),
+                ("bytes_sent", "\(run.bytesSent)"), ("cpu_seconds_per_mb", figure(run.cpuSecondsPerMB)),
                 ("retries", "\(run.retries)"),
             ])
         } else {
             print(
                 "DFU \(run.imageBytes) bytes through the stand-in: \(kB(run.bytesPerSecond)) in "
-                    + "\(format(run.transfer.seconds)) s; CPU \(format(run.cpuSeconds)) s, "
-                    + "\(format(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
+                    + "\(figure(run.transfer.seconds)) s; CPU \(figure(run.cpuSeconds)) s, "
+                    + "\(figure(run.cpuSecondsPerMB)) s/MB; retries \(run.retries)")
         }
     }
 
@@ -82,16 +82,16 @@ struct LinkReport {
         if json {
             emit([
                 ("benchmark", "\"host_plain_client\""), ("image_bytes", "\(updater.imageBytes)"),
-                ("transfer_seconds", format(plain.transfer.seconds)), ("bytes_per_second", format(rate)),
-                ("cpu_seconds", format(plain.cpuSeconds)),
-                ("cpu_seconds_per_mb", format(plain.cpuSecondsPerMB)),
-                ("updater_cpu_over_plain_client", format(cpuRatio)),
+                ("transfer_seconds", figure(plain.transfer.seconds)), ("bytes_per_second", figure(rate)),
+                ("cpu_seconds", figure(plain.cpuSeconds)),
+                ("cpu_seconds_per_mb", figure(plain.cpuSecondsPerMB)),
+                ("updater_cpu_over_plain_client", figure(cpuRatio)),
             ])
         } else {
             print(
                 "plain client \(updater.imageBytes) bytes through the stand-in: \(kB(rate)); CPU "
-                    + "\(format(plain.cpuSeconds)) s, \(format(plain.cpuSecondsPerMB)) s/MB; updater's CPU "
-                    + "over the plain client's \(format(cpuRatio))")
+                    + "\(figure(plain.cpuSeconds)) s, \(figure(plain.cpuSecondsPerMB)) s/MB; updater's CPU "
+                    + "over the plain client's \(figure(cpuRatio))")
         }
     }
 
@@ -100,13 +100,13 @@ struct LinkReport {
         if json {
             emit([
                 ("benchmark", "\"link_plain_client\""), ("image_bytes", "\(imageBytes)"),
-                ("transfer_seconds", format(transfer.seconds)), ("bytes_per_second", format(rate)),
-                ("updater_over_plain_client", format(transfer / updater)),
+                ("transfer_seconds", figure(transfer.seconds)), ("bytes_per_second", figure(rate)),
+                ("updater_over_plain_client", figure(transfer / updater)),
             ])
         } else {
             print(
-                "plain client \(imageBytes) bytes: \(kB(rate)) in \(format(transfer.seconds)) s; "
-                    + "updater over plain client \(format(transfer / updater))")
+                "plain client \(imageBytes) bytes: \(kB(rate)) in \(figure(transfer.seconds)) s; "
+                    + "updater over plain client \(figure(transfer / updater))")
         }
     }
 
@@ -124,10 +124,10 @@ struct LinkReport {
         if json {
             emit([
                 ("median", "\"\(name)\""), ("image_bytes", "\(imageBytes)"), ("of", "\(count)"),
-                ("value", format(value)),
+                ("value", figure(value)),
             ])
         } else {
-            print("median of \(count), \(name), \(imageBytes) bytes: \(format(value))")
+            print("median of \(count), \(name), \(imageBytes) bytes: \(figure(value))")
         }
     }
 
@@ -135,7 +135,6 @@ struct LinkReport {
         print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
     }
 
-    func kB(_ bytesPerSecond: Double) -> String { "\(format(bytesPerSecond / 1000)) kB/s" }
+    func kB(_ bytesPerSecond: Double) -> String { "\(figure(bytesPerSecond / 1000)) kB/s" }
 
-    func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

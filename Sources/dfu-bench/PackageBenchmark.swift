@@ -37,9 +37,8 @@ struct PackageBenchmark: AsyncParsableCommand {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         print(
             #"{"benchmark":"package_read","file_bytes":\#(bytes),"images":\#(images),"reads":\#(reads),"#
-                + #""median_ms":\#(format(seconds[seconds.count / 2] * 1000)),"best_ms":\#(format(seconds[0] * 1000))}"#
+                + #""median_ms":\#(figure(seconds[seconds.count / 2] * 1000)),"best_ms":\#(figure(seconds[0] * 1000))}"#
         )
     }
 
-    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

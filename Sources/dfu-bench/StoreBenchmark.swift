@@ -80,16 +80,16 @@ struct StoreBenchmark: AsyncParsableCommand {
                 medians.append(median)
                 print(
                     "{\"benchmark\":\"store\",\"store\":\"\(kind)\",\"devices\":\(size),\"runs\":\(runs.count),"
-                        + "\"create_seconds\":\(Self.format(median.create)),"
-                        + "\"status_seconds\":\(Self.format(median.status)),"
-                        + "\"first_page_seconds\":\(Self.format(median.firstPage))}")
+                        + "\"create_seconds\":\(figure(median.create)),"
+                        + "\"status_seconds\":\(figure(median.status)),"
+                        + "\"first_page_seconds\":\(figure(median.firstPage))}")
             }
             let (smallRun, largeRun) = (medians[0], medians[1])
             print(
                 "{\"benchmark\":\"store_ratios\",\"store\":\"\(kind)\",\"large_over_small\":{"
-                    + "\"create\":\(Self.format(largeRun.create / smallRun.create)),"
-                    + "\"status\":\(Self.format(largeRun.status / smallRun.status)),"
-                    + "\"first_page\":\(Self.format(largeRun.firstPage / smallRun.firstPage))}}")
+                    + "\"create\":\(figure(largeRun.create / smallRun.create)),"
+                    + "\"status\":\(figure(largeRun.status / smallRun.status)),"
+                    + "\"first_page\":\(figure(largeRun.firstPage / smallRun.firstPage))}}")
         }
     }
 
@@ -125,5 +125,4 @@ struct StoreBenchmark: AsyncParsableCommand {
         return (clock.now - started).seconds
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }
