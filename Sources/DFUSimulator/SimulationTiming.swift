@@ -1,3 +1,5 @@
+import NordicDFU
+
 /// The link and flash model's parameters. The defaults and their sources are in
 /// docs/simulator.md.
 public struct SimulationTiming: Hashable, Sendable {
@@ -8,11 +10,11 @@ public struct SimulationTiming: Hashable, Sendable {
     /// ATT payloads longer than this take two link-layer packets (251-byte data length).
     public var singleSlotPayload = 244
     /// Flash page size; data objects are erased page by page.
-    public var pageSize = 4096
+    public var pageSize = NRF52Flash.pageSize
     /// Time to erase one flash page.
-    public var pageErase: Duration = .milliseconds(85)
+    public var pageErase = NRF52Flash.pageErase
     /// Time to write one 32-bit word.
-    public var wordWrite: Duration = .microseconds(41)
+    public var wordWrite = NRF52Flash.wordWrite
     /// Flash operations the device queues at once, the one in progress included; a data packet
     /// that finds the queue full is dropped without an error (`NRF_FSTORAGE_SD_QUEUE_SIZE`).
     public var flashOperationQueue = 16

@@ -1,4 +1,5 @@
 import DFUSimulator
+import DFUSupport
 import GATT
 import GATTTesting
 import XCTest
@@ -87,6 +88,36 @@ final class ActivationConfirmationTests: XCTestCase {
         XCTAssertEqual(failure.error, .activationNotConfirmed)
         XCTAssertTrue(failure.detail.contains("does not report its version"), failure.message)
         XCTAssertEqual(harness.snapshot?.activations, 1)
+    }
+
+    /// After a reset that activated a part, the bootloader copies it into place before the
+    /// device advertises again: the search for the device gives it the scan timeout on top of
+    /// that copy (a 400 KiB application takes longer to copy than the scan timeout alone).
+    func testTheSearchAfterAnActivationWaitsForTheImageCopy() async throws {
+        let cases: [(SimulatedDeviceKind, DFUPackage, [SimulatedFault], activatedPart: Int)] = [
+            // the answer lost: the engine looks for the application
+            (.secureApp, try TestPackages.secureApp(), [.dropFinalAnswer(1)], 0),
+            // between parts: the bootloader comes back once the system part is in place
+            (.secureApp, try TestPackages.secureSDBLApp(), [], 0),
+        ]
+        for (kind, package, faults, part) in cases {
+            let harness = try EngineHarness(kind, accepting: package, faults: faults)
+            let windows = Locked<[Duration]>([])
+            let central = FakeCentral(harness.central) { filter, timeout, central in
+                windows.withLock { $0.append(timeout) }
+                return central.scan(filter, timeout: timeout)
+            }
+            var options = options()
+            options.bootloaderScanTimeout = .milliseconds(600)
+            let (result, events) = await harness.update(package, options: options, through: central)
+            XCTAssertEqual(result.outcome, .completed, "\(package.name): \(EngineHarness.logs(events))")
+            let copy = NRF52Flash.copyTime(bytes: package.images[part].firmware.count)
+            let longest = try XCTUnwrap(windows.withLock { $0.max() }, "\(package.name): no scan")
+            // the window is measured from the search's start: a little of it may be spent
+            let window = options.bootloaderScanTimeout + copy
+            XCTAssertGreaterThan(longest, window - .milliseconds(150), package.name)
+            XCTAssertLessThanOrEqual(longest, window, package.name)
+        }
     }
 
     /// A device that does not come back after the lost answer: not confirmed, each place it

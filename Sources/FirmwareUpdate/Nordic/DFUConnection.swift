@@ -84,10 +84,16 @@ extension UpdateSession {
 
     /// Finds the device again after it rebooted (into its bootloader, or between parts) and
     /// connects. `candidates` are the addresses it may advertise at, in order of preference;
-    /// other devices' addresses (`DFUOptions.otherDevices`) are left out.
-    func reconnect(candidates: [BluetoothAddress], name: String?) async throws -> DFUConnection {
+    /// other devices' addresses (`DFUOptions.otherDevices`) are left out. After a reset that
+    /// activated an image of `activatedBytes`, the bootloader copies it into place before the
+    /// device advertises again: the scan timeout starts once that copy may have ended.
+    func reconnect(candidates: [BluetoothAddress], name: String?, activatedBytes: Int = 0) async throws
+        -> DFUConnection
+    {
         try await reconnect(
-            candidates: candidates, name: name, within: options.bootloaderScanTimeout, inspecting: inspect)
+            candidates: candidates, name: name,
+            within: options.bootloaderScanTimeout + NRF52Flash.copyTime(bytes: activatedBytes),
+            inspecting: inspect)
     }
 
     /// Finds the device again at one of `candidates` or by `name` within `timeout`, and connects

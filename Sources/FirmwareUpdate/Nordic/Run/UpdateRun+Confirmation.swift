@@ -26,7 +26,8 @@ extension UpdateRun {
         let isLastPart = index == package.images.count - 1
         do {
             let found = try await session.reconnect(
-                candidates: confirmationCandidates(after: connection), name: nil)
+                candidates: confirmationCandidates(after: connection), name: nil,
+                activatedBytes: package.images[index].firmware.count)
             track(found)
             if found.mode.isBootloader {
                 let outcome = try await sendPartOnce(index, on: found, meter: meter, finishingHeldPart: true)

@@ -53,7 +53,8 @@ struct UpdateRun {
                 if !reuseConnection {
                     session.state(.connecting)
                     current = try await session.reconnect(
-                        candidates: rebootCandidates(after: current), name: bootloaderName)
+                        candidates: rebootCandidates(after: current), name: bootloaderName,
+                        activatedBytes: package.images[index - 1].firmware.count)
                     connection = current
                 }
                 if !current.mode.isBootloader {
