@@ -13,19 +13,21 @@ enum InventoryJSON: Decodable {
     case object([String: InventoryJSON])
 
     init(from decoder: any Decoder) throws {
+        // Each kind that does not match costs a thrown error: the kinds an inventory holds most
+        // (strings, then the devices' objects) are tried first.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode([String: InventoryJSON].self) {
+            self = .object(value)
         } else if let value = try? container.decode([InventoryJSON].self) {
             self = .array(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else {
-            self = .object(try container.decode([String: InventoryJSON].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 

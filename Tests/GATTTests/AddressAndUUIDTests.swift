@@ -36,6 +36,21 @@ final class AddressAndUUIDTests: XCTestCase {
         XCTAssertEqual(BluetoothAddress("0a:Bb:cC:dd:ee:ff")?.description, "0A:BB:CC:DD:EE:FF")
     }
 
+    /// Exactly six groups of two, a colon between each: nothing more, nothing less, nothing else.
+    func testAddressTextIsSixGroupsSeparatedByColons() {
+        for text in [
+            "", "AA-BB-CC-DD-EE-FF", "AAB:BC:CD:DE:EF:F", "AA:BB:CC:DD:EE:FF:", " AA:BB:CC:DD:EE:F",
+            "AA:BB:CC:DD:EE:F", "AA:BB:CC:DD:EEFF0", "\u{FF21}A:BB:CC:DD:EE:FF", "AA:BB:CC:DD:EE:\u{0660}1",
+        ] {
+            XCTAssertNil(BluetoothAddress(text), text)
+        }
+        for octet in UInt8.min...UInt8.max {
+            let address = BluetoothAddress(octet, 0, 0xFF, octet, 0x10, octet)
+            XCTAssertEqual(BluetoothAddress(address.description), address, address.description)
+            XCTAssertEqual(BluetoothAddress(address.description.lowercased()), address)
+        }
+    }
+
     func testParsingSaysWhyTextNamesNoDevice() throws {
         XCTAssertEqual(try DeviceIdentifier.parse("aa:bb:cc:dd:ee:ff").description, "AA:BB:CC:DD:EE:FF")
         XCTAssertEqual(try DeviceIdentifier.parse("Thermo-7"), .name("Thermo-7"))
