@@ -140,7 +140,7 @@ struct FleetDeviceUpdate: Sendable {
     private func relocated() async -> BluetoothAddress {
         var candidates = [address]
         if !otherAddresses.contains(address.incremented) { candidates.append(address.incremented) }
-        return await locate(candidates) ?? address
+        return await locate(candidates, within: options.update.bootloaderScanTimeout) ?? address
     }
 
     /// The version the device reports after the update: its application comes up at its own
@@ -150,17 +150,18 @@ struct FleetDeviceUpdate: Sendable {
         if info.inBootloader, !otherAddresses.contains(address.decremented) {
             candidates.insert(address.decremented, at: 0)
         }
-        guard let found = await locate(candidates) else { return nil }
+        let window = options.update.bootloaderScanTimeout + package.contents.settlingTime
+        guard let found = await locate(candidates, within: window) else { return nil }
         let probe = try? await FleetProbe.read(
             found, name: info.name, central: central, options: options.update, device: device)
         return probe?.firmwareRevision
     }
 
-    /// The first of `candidates` seen advertising within the bootloader scan timeout.
-    private func locate(_ candidates: [BluetoothAddress]) async -> BluetoothAddress? {
+    /// The first of `candidates` seen advertising within `timeout`.
+    private func locate(_ candidates: [BluetoothAddress], within timeout: Duration) async -> BluetoothAddress?
+    {
         do {
-            for try await advertisement in central.scan(
-                ScanFilter(), timeout: options.update.bootloaderScanTimeout)
+            for try await advertisement in central.scan(ScanFilter(), timeout: timeout)
             where candidates.contains(advertisement.address) {
                 return advertisement.address
             }

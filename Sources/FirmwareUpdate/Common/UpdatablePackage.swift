@@ -18,6 +18,10 @@ public protocol UpdatablePackage: Sendable {
     /// Revision String; nil when it has none or it cannot be written so.
     var installedVersion: DFUFirmwareVersion? { get }
 
+    /// How long, at most, the device takes after its update ended before its new firmware
+    /// advertises: a read-back of what it runs (a fleet's) looks this much longer.
+    var settlingTime: Duration { get }
+
     /// Whether `DFUOptions.SMP.activation` (test, confirm, no reset) applies to its updates.
     var takesActivation: Bool { get }
 

@@ -12,6 +12,9 @@ extension DFUPackage: UpdatablePackage {
         applicationVersion.flatMap { $0 == .max ? nil : DFUFirmwareVersion(number: $0) }
     }
 
+    /// The bootloader's copy of the last part into place, after the update's last answer.
+    public var settlingTime: Duration { NRF52Flash.copyTime(bytes: images.last?.firmware.count ?? 0) }
+
     public var takesActivation: Bool { false }
 
     /// Nordic DFU packages are for nRF5 devices, which have one core.

@@ -17,6 +17,9 @@ extension MCUbootPackage: UpdatablePackage {
         }
     }
 
+    /// None: an update that resets the device ends only once it is back (`SMPUpdateRun.reset`).
+    public var settlingTime: Duration { .zero }
+
     public var takesActivation: Bool { true }
 
     /// The first frame of each image carries its header: the largest of them.
