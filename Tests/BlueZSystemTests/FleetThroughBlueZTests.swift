@@ -10,8 +10,19 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
     /// faults. Small images, each different, so that a device holding one proves which package
     /// it got. The second device resets without answering its last Execute, as a bootloader
     /// whose answer goes down with the link: the fleet must confirm it, not update it twice.
+    ///
+    /// The first device's slow erase (its settings pages and every object's) makes its upload
+    /// last seconds rather than a fraction of one, so that it overlaps the others; the other two
+    /// uploads (100 KiB in 25 objects, and 20,000 bytes of Legacy DFU at MTU 23) last longer
+    /// than a connection attempt's 10 s. The controller makes one LE connection at a time, so
+    /// one attempt that hangs holds the next device back (seen in the VM under bluetoothd 5.66):
+    /// any two devices' uploads still overlap. The second device's flash keeps the nRF52's
+    /// times: with 800 ms erases its bootloader's copy of 100 KiB took 22 s, longer than the
+    /// engine looks for a device after a lost last answer (the scan timeout plus the copy at
+    /// those times, docs/engine.md): the update was confirmed on kernel 6.1 all the same, and
+    /// failed `activationNotConfirmed` in most runs on 6.12.
     private let devices = [
-        ("secure-app", "Firmware/secure_app.zip", [String]()),
+        ("secure-app", "Firmware/secure_app.zip", ["--sim-fault", "slow-flash=800"]),
         (
             "secure-app", "Tests/Fixtures/secure/secure_app_100k_hex_signed_bootval_ecdsa.zip",
             ["--sim-fault", "drop-final-answer=1", "--sim-firmware-version", "0.0.1"]
@@ -19,12 +30,6 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         // its application_version 1 reads as 0.0.1: a device at 1.0.0 would be up to date
         ("legacy-app", "Firmware/legacy_app.zip", ["--sim-firmware-version", "0.0.0"]),
     ]
-    /// A slow erase (the settings pages and every object's) makes the Secure uploads last seconds
-    /// rather than a fraction of one; two of the uploads (100 KiB in 25 objects, and 20,000 bytes
-    /// of Legacy DFU at MTU 23) last longer than a connection attempt's 10 s. The controller makes
-    /// one LE connection at a time, so one attempt that hangs holds the next device back (seen in
-    /// the VM under bluetoothd 5.66): any two devices' uploads still overlap.
-    private let secureFlash = ["--sim-fault", "slow-flash=800"]
 
     func testDevicesAreUpdatedAtOnceThroughOneAdapter() async throws {
         // hci1 … hci3 serve the devices; hci0 is the updater's one central.
@@ -38,9 +43,7 @@ final class FleetThroughBlueZTests: DFUThroughBlueZTestCase {
         let central = SystemTestEnvironment.centralAdapter
         centralAdapters = [central]
         let simulators = try devices.indices.map {
-            try startSimulator(
-                devices[$0].0, (devices[$0].0.hasPrefix("secure") ? secureFlash : []) + devices[$0].2,
-                adapter: adapters[$0])
+            try startSimulator(devices[$0].0, devices[$0].2, adapter: adapters[$0])
         }
         var addresses: [String] = []
         for simulator in simulators {
