@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// A 48-bit device address, printed most significant octet first as BlueZ does.
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// The six octets in text order: `octets[5]` is the least significant (last) one.
@@ -20,7 +22,7 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         for index in 0..<6 {
             let start = index * 3
             guard index == 5 || text[start + 2] == UInt8(ascii: ":"),
-                let high = hexValue(text[start]), let low = hexValue(text[start + 1])
+                let high = text[start].hexDigitValue, let low = text[start + 1].hexDigitValue
             else { return nil }
             octets.append(high << 4 | low)
         }
@@ -29,15 +31,6 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
 
     private static func octets(_ text: [UInt8]) -> [UInt8]? {
         text.withUnsafeBufferPointer(octets)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The address a Nordic bootloader advertises at when it has no bond information: the least
@@ -77,6 +70,7 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     private static let digits = Array("0123456789ABCDEF".utf8)
 
     public var description: String {
+        // not `hexString`: this one is specialized for six octets, printed by the 100,000
         let digits = Self.digits
         var text: [UInt8] = []
         text.reserveCapacity(17)

@@ -1,3 +1,5 @@
+import DFUSupport
+
 /// Intel HEX to a binary image, the way Nordic's packagers cut one: from the lowest to the highest
 /// address, gaps filled with 0xFF, the MBR (below 0x1000) and UICR (0x10000000 and up) dropped,
 /// padded with 0xFF to a multiple of 4 bytes.
@@ -64,7 +66,7 @@ package enum IntelHex {
         bytes.reserveCapacity(digits.count / 2)
         var index = digits.startIndex
         while index < digits.endIndex {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+            guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else {
                 throw Invalid(reason: "line \(line) has a character that is not a hex digit")
             }
             bytes.append(high << 4 | low)
@@ -78,15 +80,6 @@ package enum IntelHex {
         }
         guard bytes.reduce(0, &+) == 0 else { throw Invalid(reason: "line \(line): bad checksum") }
         return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Lays the kept parts of the chunks into one 0xFF-filled image.
