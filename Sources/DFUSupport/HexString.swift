@@ -1,8 +1,10 @@
 extension Sequence<UInt8> {
-    /// Lower-case hex, two digits a byte, with `separator` between bytes. Built from a table,
-    /// with no formatter: `dfu-sim --trace` writes it for every write it takes.
-    public func hexString(separator: String = "") -> String {
-        let digits = Array("0123456789abcdef".utf8)
+    /// Hex, two digits a byte (lower case unless `uppercase`), with `separator` between bytes.
+    /// Built from a table, with no formatter: `dfu-sim --trace` writes it for every write it
+    /// takes, and an inventory's addresses are printed by the 100,000.
+    @inlinable
+    public func hexString(separator: String = "", uppercase: Bool = false) -> String {
+        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         let between = Array(separator.utf8)
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * (2 + between.count))

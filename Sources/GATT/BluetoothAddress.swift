@@ -8,9 +8,8 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// `AA:BB:CC:DD:EE:FF` in upper or lower case; nil for any other text.
     public init?(_ text: String) {
         // read as bytes: an inventory of 100,000 devices parses as many addresses
-        let utf8 = text.utf8
-        guard let octets = utf8.withContiguousStorageIfAvailable(Self.octets) ?? Self.octets(Array(utf8))
-        else { return nil }
+        var text = text  // `withUTF8` makes a bridged string contiguous first
+        guard let octets = text.withUTF8(Self.octets) else { return nil }
         self.octets = octets
     }
 
@@ -27,10 +26,6 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
             octets.append(high << 4 | low)
         }
         return octets
-    }
-
-    private static func octets(_ text: [UInt8]) -> [UInt8]? {
-        text.withUnsafeBufferPointer(octets)
     }
 
     /// The address a Nordic bootloader advertises at when it has no bond information: the least
@@ -67,18 +62,5 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         octets = [first, second, third, fourth, fifth, last]
     }
 
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
-    public var description: String {
-        // not `hexString`: this one is specialized for six octets, printed by the 100,000
-        let digits = Self.digits
-        var text: [UInt8] = []
-        text.reserveCapacity(17)
-        for (index, octet) in octets.enumerated() {
-            if index > 0 { text.append(UInt8(ascii: ":")) }
-            text.append(digits[Int(octet >> 4)])
-            text.append(digits[Int(octet & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public var description: String { octets.hexString(separator: ":", uppercase: true) }
 }

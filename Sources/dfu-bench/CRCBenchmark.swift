@@ -61,5 +61,4 @@ struct CRCBenchmark: AsyncParsableCommand {
             #"{"benchmark":"\#(name)","buffer_bytes":\#(bytes),"bytes_per_second":\#(figure(bytesPerSecond))}"#
         )
     }
-
 }

@@ -160,5 +160,4 @@ struct DFUBenchmark: AsyncParsableCommand {
             packetReceiptNotifications: benchCase.label == "default" ? 0 : Int(benchCase.prn))
         return Double(image.firmware.count) / TransferBound.minimumDuration(for: transfer).seconds
     }
-
 }

@@ -106,5 +106,4 @@ struct FleetBenchmark: AsyncParsableCommand {
         }
         return (central.linkTime.now(), Double(package.images[0].firmware.count) / transfer.seconds)
     }
-
 }

@@ -136,5 +136,4 @@ struct LinkReport {
     }
 
     func kB(_ bytesPerSecond: Double) -> String { "\(figure(bytesPerSecond / 1000)) kB/s" }
-
 }

@@ -40,5 +40,4 @@ struct PackageBenchmark: AsyncParsableCommand {
                 + #""median_ms":\#(figure(seconds[seconds.count / 2] * 1000)),"best_ms":\#(figure(seconds[0] * 1000))}"#
         )
     }
-
 }

@@ -124,5 +124,4 @@ struct StoreBenchmark: AsyncParsableCommand {
         try await body()
         return (clock.now - started).seconds
     }
-
 }
