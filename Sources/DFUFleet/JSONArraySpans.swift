@@ -2,57 +2,92 @@ import Foundation
 
 /// Where the elements of one array member of a JSON object lie in its bytes, found in one pass
 /// without reading them: each element's bytes can then be copied as written instead of being
-/// parsed and serialized again. The bytes must already be known to be valid JSON (as
-/// `JSONSerialization` read them); the scan only tells the values apart.
+/// parsed and serialized again. The bytes must already be known to be valid JSON (as an
+/// inventory reader read them); the scan only tells the values apart, and never reads past the
+/// end of bytes that are not.
 struct JSONArraySpans {
+    /// The array member found: the range of the whole array (its brackets included), those of
+    /// its elements, and each element's name (`array(ofMember:in:naming:)`).
+    struct Found {
+        var array: Range<Int>
+        var elements: [Range<Int>]
+        var names: [String?]
+    }
+
     private let bytes: [UInt8]
     private var position = 0
 
-    /// The ranges of the elements of the array that is the top-level object's `key` member (its
-    /// last one, as a parser keeps it); nil when there is no such array.
-    static func elements(ofMember key: String, in data: Data) -> [Range<Int>]? {
+    /// The array that is the top-level object's `key` member (its last one, as a parser keeps
+    /// it), each element named by the string value of its member `name`, if it is an object
+    /// that has one; nil when there is no such array.
+    static func array(ofMember key: String, in data: Data, naming name: String) -> Found? {
         var scan = JSONArraySpans(bytes: [UInt8](data))
-        return scan.elements(ofMember: Array(key.utf8))
+        let (key, name) = (Array(key.utf8), Array(name.utf8))
+        var found: Found?
+        scan.forEachMember { scan, member in
+            guard decoded(scan.bytes[member]) == key, scan.peek() == UInt8(ascii: "[") else { return false }
+            found = scan.arrayElements(naming: name)
+            return true
+        }
+        return found
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private mutating func elements(ofMember key: [UInt8]) -> [Range<Int>]? {
+    /// Calls `visit` with the name's range of each member of the object at `position`, which it
+    /// passes, positioned at the member's value: `visit` passes the value and returns true, or
+    /// returns false to have it passed.
+    private mutating func forEachMember(_ visit: (inout JSONArraySpans, Range<Int>) -> Bool) {
         skipSpace()
-        guard next() == UInt8(ascii: "{") else { return nil }
-        var found: [Range<Int>]?
+        guard next() == UInt8(ascii: "{") else { return }
         while true {
             skipSpace()
-            guard peek() == UInt8(ascii: "\"") else { return found }  // "}": the object's end
+            guard peek() == UInt8(ascii: "\"") else {
+                if peek() == UInt8(ascii: "}") { _ = next() }  // an empty object's end
+                return
+            }
             let name = skipValue()
             skipSpace()
-            position += 1  // ":"
+            _ = next()  // ":"
             skipSpace()
-            if Self.decoded(bytes[name]) == key, peek() == UInt8(ascii: "[") {
-                found = arrayElements()
-            } else {
-                _ = skipValue()
-            }
+            if !visit(&self, name) { _ = skipValue() }
             skipSpace()
-            if next() != UInt8(ascii: ",") { return found }
+            if next() != UInt8(ascii: ",") { return }
         }
     }
 
-    /// The elements of the array at `position`, which it passes.
-    private mutating func arrayElements() -> [Range<Int>] {
-        position += 1  // "["
-        var elements: [Range<Int>] = []
+    /// The array at `position`, which it passes, its elements named by their member `name`.
+    private mutating func arrayElements(naming name: [UInt8]) -> Found {
+        var found = Found(array: position..<position, elements: [], names: [])
+        _ = next()  // "["
         skipSpace()
         if peek() == UInt8(ascii: "]") {
-            position += 1
-            return elements
+            _ = next()
+        } else {
+            repeat {
+                skipSpace()
+                let start = position
+                found.names.append(peek() == UInt8(ascii: "{") ? stringMember(name) : nil)
+                if position == start { _ = skipValue() }
+                found.elements.append(start..<position)
+                skipSpace()
+            } while next() == UInt8(ascii: ",")
         }
-        repeat {
-            skipSpace()
-            elements.append(skipValue())
-            skipSpace()
-        } while next() == UInt8(ascii: ",")
-        return elements
+        found.array = found.array.lowerBound..<position
+        return found
+    }
+
+    /// The string value of the member `key` of the object at `position`, which it passes.
+    private mutating func stringMember(_ key: [UInt8]) -> String? {
+        var value: String?
+        forEachMember { scan, member in
+            guard Self.decoded(scan.bytes[member]) == key, scan.peek() == UInt8(ascii: "\"") else {
+                return false
+            }
+            value = String(validating: Self.decoded(scan.bytes[scan.skipValue()]), as: UTF8.self)
+            return true
+        }
+        return value
     }
 
     /// Passes one value (a string, object, array, number or literal) and gives its range.
@@ -76,7 +111,7 @@ struct JSONArraySpans {
     /// Passes the rest of a string whose opening quote was read.
     private mutating func skipStringRest() {
         while let byte = next(), byte != UInt8(ascii: "\"") {
-            if byte == UInt8(ascii: "\\") { position += 1 }
+            if byte == UInt8(ascii: "\\") { _ = next() }
         }
     }
 
@@ -86,16 +121,18 @@ struct JSONArraySpans {
 
     private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
+    /// The byte at `position`, passed; nil at the end, where `position` stays.
     private mutating func next() -> UInt8? {
-        defer { position += 1 }
-        return peek()
+        guard let byte = peek() else { return nil }
+        position += 1
+        return byte
     }
 
     private static func ends(_ byte: UInt8) -> Bool {
         [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(byte)
     }
 
-    /// A member name's text (with its quotes), its escapes read; a name without any is its bytes.
+    /// A string's text (with its quotes), its escapes read; a string without any is its bytes.
     private static func decoded(_ name: ArraySlice<UInt8>) -> [UInt8] {
         guard name.contains(UInt8(ascii: "\\")) else { return Array(name.dropFirst().dropLast()) }
         let text = try? JSONSerialization.jsonObject(with: Data(name), options: .fragmentsAllowed) as? String

@@ -60,6 +60,41 @@ final class InventoryIndexTests: XCTestCase {
             Data(#"{"devices":[{"device":"C0:DE:00:00:00:10"}]}"#.utf8))
     }
 
+    /// Entries are named by their `device` string as a parser reads it (escapes, its last
+    /// occurrence), an entry without one is left unnamed, and the members after the list stay
+    /// in each entry's file.
+    func testEntriesAreNamedAsAParserReadsThem() throws {
+        let json = #"""
+            {"devices": [{}, {"device": "Th\u00e9rmo", "x": {"device": "inner"}},
+                         {"device": "old", "device": "C0:DE:00:00:00:10"}, "text", {"name": "no device"}],
+             "defaults": {"package": "app.zip"}}
+            """#
+        let index = try FleetInventoryIndex(data: Data(json.utf8), folder: folder)
+        XCTAssertTrue(index.lists(DeviceIdentifier("Th\u{e9}rmo")))
+        XCTAssertTrue(index.lists(DeviceIdentifier("C0:DE:00:00:00:10")))
+        for unlisted in ["inner", "old", "text", "no device"] {
+            XCTAssertFalse(index.lists(DeviceIdentifier(unlisted)), unlisted)
+        }
+        let file = try XCTUnwrap(index.file(of: DeviceIdentifier("Th\u{e9}rmo")))
+        let alone = try XCTUnwrap(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        XCTAssertEqual(alone["defaults"] as? [String: String], ["package": "app.zip"])
+        XCTAssertEqual((alone["devices"] as? [Any])?.count, 1)
+    }
+
+    /// Bytes that are not an inventory (the index splits, it does not check) are refused or
+    /// split into entries that fail when read: never a crash.
+    func testBrokenJSONIsNeverACrash() throws {
+        let whole =
+            #"{"defaults": {"package": "a\"b.zip"}, "#
+            + #""devices": [{"device": "C0:DE:00:00:00:10"}, {"de"#
+        for end in whole.indices {
+            let bytes = Data(whole[..<end].utf8)
+            guard let index = try? FleetInventoryIndex(data: bytes, folder: folder) else { continue }
+            _ = try? index.inventory(of: DeviceIdentifier("C0:DE:00:00:00:10"))
+        }
+        XCTAssertThrowsError(try FleetInventoryIndex(data: Data(#"{"devices": 3}"#.utf8), folder: folder))
+    }
+
     func testACSVEntryReadAloneEqualsTheWholeInventorysEntry() throws {
         let csv =
             "device,package,force\r\nC0:DE:00:00:00:10,,\n\"Thermo, kitchen\",\"a \"\"b\"\".zip\",true\n\n"
