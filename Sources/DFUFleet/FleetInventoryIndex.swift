@@ -1,3 +1,4 @@
+import DFURollout
 import Foundation
 import GATT
 
@@ -7,17 +8,19 @@ import GATT
 /// rules, exactly as `FleetInventory(data:folder:)` reads a file of that one entry. The split
 /// costs little per entry, so that loading a large rollout costs little more than a small one.
 public struct FleetInventoryIndex: Sendable {
+    /// What makes an entry's bytes (`entry(of:)`) an inventory file of that entry alone.
+    public let frame: InventoryEntryFrame
     private let form: Form
     private let entries: [DeviceIdentifier: Int]
     private let folder: URL
 
     private enum Form: Sendable {
-        /// An entry's file is `head`, then the entry's bytes in `data` (as the inventory writes
-        /// them) at its span, then `tail`: the inventory's bytes before and after its
-        /// `"devices"` list's elements, which hold its other members (defaults, rules).
-        case json(head: Data, data: Data, spans: [Range<Int>], tail: Data)
-        /// The header row and every device's row.
-        case csv(header: [String], rows: [[String]])
+        /// Each entry's bytes in `data`, as the inventory writes them, at its span; the frame is
+        /// the inventory's bytes before and after its `"devices"` list's elements, which hold
+        /// its other members (defaults, rules).
+        case json(data: Data, spans: [Range<Int>])
+        /// Every device's row; the frame is the header row, and the end of a row.
+        case csv(rows: [[String]])
     }
 
     /// Splits an inventory's bytes (JSON or CSV, as `FleetInventory(data:folder:)` tells them
@@ -40,9 +43,10 @@ public struct FleetInventoryIndex: Sendable {
             }
             // an entry's file is the inventory as written with that entry alone in its list
             let data = Data(data)  // indexed from 0, as the ranges
-            form = .json(
-                head: data[..<(devices.array.lowerBound + 1)], data: data, spans: devices.elements,
-                tail: data[(devices.array.upperBound - 1)...])
+            frame = InventoryEntryFrame(
+                prefix: Data(data[..<(devices.array.lowerBound + 1)]),
+                suffix: Data(data[(devices.array.upperBound - 1)...]))
+            form = .json(data: data, spans: devices.elements)
         } else {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw FleetInventoryError("neither JSON nor CSV text (not UTF-8)")
@@ -58,7 +62,9 @@ public struct FleetInventoryIndex: Sendable {
                 let name = DeviceIdentifier(row[column].trimmingCharacters(in: .whitespaces))
                 entries[name] = entries[name] ?? index
             }
-            form = .csv(header: header, rows: body)
+            frame = InventoryEntryFrame(
+                prefix: Data((Self.line(header) + "\r\n").utf8), suffix: Data("\r\n".utf8))
+            form = .csv(rows: body)
         }
         self.entries = entries
     }
@@ -74,26 +80,31 @@ public struct FleetInventoryIndex: Sendable {
         }
     }
 
-    /// The bytes of an inventory file of `device`'s entry alone, with the defaults and rules
-    /// (what a rollout keeps for each device); nil when the inventory does not list it.
+    /// The bytes of an inventory file of `device`'s entry alone, with the defaults and rules;
+    /// nil when the inventory does not list it.
     public func file(of device: DeviceIdentifier) -> Data? {
+        entry(of: device).map(frame.file(of:))
+    }
+
+    /// The bytes of `device`'s entry alone (a JSON object as the inventory writes it, or a CSV
+    /// row), which `frame` makes an inventory file (what a rollout keeps for each device); nil
+    /// when the inventory does not list it.
+    public func entry(of device: DeviceIdentifier) -> Data? {
         guard let index = entries[device] else { return nil }
-        return bytes(of: index)
+        return entry(at: index)
     }
 
     /// The inventory of the first entry: reading it checks the defaults and rules once.
     public func first() throws(FleetInventoryError) -> FleetInventory? {
         guard let index = entries.values.min() else { return nil }
-        return try FleetInventory(data: bytes(of: index), folder: folder)
+        return try FleetInventory(data: frame.file(of: entry(at: index)), folder: folder)
     }
 
-    /// The bytes of an inventory file holding entry `index` alone.
-    private func bytes(of index: Int) -> Data {
+    /// The bytes of entry `index`.
+    private func entry(at index: Int) -> Data {
         switch form {
-        case .json(let head, let data, let spans, let tail):
-            return head + data[spans[index]] + tail
-        case .csv(let header, let rows):
-            return Data((Self.line(header) + "\r\n" + Self.line(rows[index]) + "\r\n").utf8)
+        case .json(let data, let spans): data[spans[index]]
+        case .csv(let rows): Data(Self.line(rows[index]).utf8)
         }
     }
 

@@ -89,7 +89,7 @@ struct RolloutContext: Sendable {
     private static func entries(of rollout: String, from store: any RolloutStore) async throws -> Entries {
         let first = try await store.devices(of: rollout, from: 0, limit: 1).first?.device
         let stored = try await store.inventoryEntries(of: rollout, named: Set([first].compactMap { $0 }))
-        if let stored, let first, let entry = stored.entries[first] {
+        if let stored, let first, let entry = stored.file(of: first) {
             _ = try FleetInventory(data: entry, folder: URL(fileURLWithPath: stored.folder))
             return .stored(StoredEntries(rollout: rollout))
         }

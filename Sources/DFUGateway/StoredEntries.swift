@@ -9,10 +9,11 @@ import GATT
 /// store call of its own (issue 39).
 final class StoredEntries: Sendable {
     private struct Read {
-        var folder: String?
-        /// Every name asked about, and the entries of those the rollout lists.
+        /// Every name asked about.
         var asked: Set<String> = []
-        var entries: [String: Data] = [:]
+        /// The entries of those the rollout lists, with its folder and frame; nil before the
+        /// store told them.
+        var found: RolloutInventoryEntries?
     }
 
     let rollout: String
@@ -30,22 +31,23 @@ final class StoredEntries: Sendable {
         let found = try await store.inventoryEntries(of: rollout, named: unasked)
         read.withLock { read in
             read.asked.formUnion(unasked)
-            read.folder = found?.folder ?? read.folder
-            read.entries.merge(found?.entries ?? [:]) { first, _ in first }
+            guard let found else { return }
+            read.found = read.found ?? found
+            read.found?.entries.merge(found.entries) { first, _ in first }
         }
     }
 
-    /// The entry of `device`, the folder its package paths are relative to, and which of the
-    /// addresses next to it the rollout lists; read from the store first when not read yet.
-    /// nil when the rollout does not list the device.
+    /// The inventory file of `device`'s entry, the folder its package paths are relative to, and
+    /// which of the addresses next to it the rollout lists; read from the store first when not
+    /// read yet. nil when the rollout does not list the device.
     func entry(of device: String, from store: any RolloutStore) async throws
         -> (entry: Data, folder: String, neighbours: Set<BluetoothAddress>)?
     {
         try await read([device], from: store)
         return read.withLock { read in
-            guard let entry = read.entries[device], let folder = read.folder else { return nil }
-            let neighbours = Self.neighbours(of: device).filter { read.entries[$0.description] != nil }
-            return (entry, folder, Set(neighbours))
+            guard let found = read.found, let file = found.file(of: device) else { return nil }
+            let neighbours = Self.neighbours(of: device).filter { found.entries[$0.description] != nil }
+            return (file, found.folder, Set(neighbours))
         }
     }
 

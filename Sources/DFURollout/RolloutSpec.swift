@@ -60,9 +60,10 @@ public struct RolloutDevice: Sendable, Equatable {
     /// The package it gets, by digest; nil: the inventory's rules choose once the gateway has
     /// read the device's versions.
     public var packageSHA256: String?
-    /// Its entry of the rollout's inventory, as an inventory file of that entry alone (with the
-    /// inventory's defaults and rules), which a gateway reads when it claims the device instead
-    /// of the whole inventory; nil for a rollout made without an inventory.
+    /// Its entry of the rollout's inventory, which a gateway reads when it claims the device
+    /// instead of the whole inventory: the entry's own bytes when the inventory has an
+    /// `entryFrame` (which makes them an inventory file of that entry alone, with the defaults
+    /// and rules), else such a file itself; nil for a rollout made without an inventory.
     public var inventoryEntry: Data?
 
     public init(device: String, packageSHA256: String?, inventoryEntry: Data? = nil) {
@@ -79,22 +80,59 @@ public struct RolloutInventory: Sendable, Equatable {
     public var bytes: Data
     /// The folder the inventory was in, as an absolute path.
     public var folder: String
+    /// What turns a device's entry into an inventory file of that entry alone, kept once for
+    /// the rollout rather than with each device; nil when each device's entry is such a file.
+    public var entryFrame: InventoryEntryFrame?
 
-    public init(bytes: Data, folder: String) {
+    public init(bytes: Data, folder: String, entryFrame: InventoryEntryFrame? = nil) {
         self.bytes = bytes
         self.folder = folder
+        self.entryFrame = entryFrame
     }
 }
 
-/// Some of a rollout's inventory entries (`RolloutStore.inventoryEntries`), by device name, and
-/// the folder the package paths in them are relative to (`RolloutInventory.folder`).
+/// The bytes of an inventory before and after one device's entry: the inventory's other members
+/// (defaults, rules) around a device list of that entry alone, or a CSV inventory's header row
+/// and the end of the entry's row. A rollout keeps it once, so that what it keeps per device
+/// does not grow with the inventory's rules.
+public struct InventoryEntryFrame: Sendable, Equatable {
+    public var prefix: Data
+    public var suffix: Data
+
+    public init(prefix: Data, suffix: Data) {
+        self.prefix = prefix
+        self.suffix = suffix
+    }
+
+    /// The frame a store keeps as two values, if it keeps one (an empty value may be kept as
+    /// none: SQLite binds empty bytes as NULL; a frame of two empty values changes nothing).
+    package init?(storedPrefix prefix: Data?, suffix: Data?) {
+        guard prefix != nil || suffix != nil else { return nil }
+        self.init(prefix: prefix ?? Data(), suffix: suffix ?? Data())
+    }
+
+    /// The inventory file of `entry` alone.
+    public func file(of entry: Data) -> Data { prefix + entry + suffix }
+}
+
+/// Some of a rollout's inventory entries (`RolloutStore.inventoryEntries`), by device name, the
+/// folder the package paths in them are relative to (`RolloutInventory.folder`) and the frame
+/// that makes each a file (`RolloutInventory.entryFrame`), if the rollout has one.
 public struct RolloutInventoryEntries: Sendable, Equatable {
     public var folder: String
     public var entries: [String: Data]
+    public var frame: InventoryEntryFrame?
 
-    public init(folder: String, entries: [String: Data]) {
+    public init(folder: String, entries: [String: Data], frame: InventoryEntryFrame? = nil) {
         self.folder = folder
         self.entries = entries
+        self.frame = frame
+    }
+
+    /// The inventory file of `device`'s entry alone; nil when it is not among the entries.
+    public func file(of device: String) -> Data? {
+        guard let entry = entries[device] else { return nil }
+        return frame?.file(of: entry) ?? entry
     }
 }
 

@@ -9,16 +9,24 @@ import PostgresNIO
 /// together: a create of 100,000 devices takes 0.5–0.7 of the time an `INSERT … FROM unnest(…)` of
 /// the same rows did (docs/benchmarks.md, issue 39).
 struct DeviceRowsCopy {
-    static let columns = ["rollout_id", "device", "position", "package_sha256", "inventory_entry"]
     /// How many bytes of rows go to the server at once.
     static let chunkSize = 256 * 1024
 
     let rollout: Int64
     let devices: [RolloutDevice]
+    /// Whether the rollout has an entry frame: each device's entry is then the entry alone.
+    let framed: Bool
+
+    var columns: [String] {
+        [
+            "rollout_id", "device", "position", "package_sha256",
+            framed ? "inventory_entry_alone" : "inventory_entry",
+        ]
+    }
 
     /// Sends every row on `connection`, inside its caller's transaction.
     func send(on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.copyFrom(table: "devices", columns: Self.columns, logger: logger) { writer in
+        try await connection.copyFrom(table: "devices", columns: columns, logger: logger) { writer in
             var buffer = ByteBuffer()
             buffer.reserveCapacity(Self.chunkSize + 1024)
             for (position, device) in devices.enumerated() {

@@ -21,6 +21,17 @@ enum PostgresMigrations {
         Step(version: 5, name: "devices in order", statements: [DeviceListingSQL.positionIndex]),
         Step(version: 6, name: "inventory entries", statements: [inventoryEntries]),
         Step(version: 7, name: "device references per statement", statements: deviceReferences),
+        Step(version: 8, name: "inventory entry frames", statements: inventoryEntryFrames),
+    ]
+
+    /// A rollout's inventory entry frame (`RolloutInventory.entryFrame`), and each device's entry
+    /// alone for a rollout with one; a rollout without one keeps whole files in
+    /// `inventory_entry`, as before. The new rollouts' devices leave `inventory_entry` empty, so a
+    /// gateway of an earlier version reads their whole inventory instead of misreading an entry.
+    /// The roles' grants on both tables cover the new columns.
+    static let inventoryEntryFrames = [
+        "ALTER TABLE rollouts ADD COLUMN inventory_entry_prefix bytea, ADD COLUMN inventory_entry_suffix bytea",
+        "ALTER TABLE devices ADD COLUMN inventory_entry_alone bytea",
     ]
 
     /// Each device's inventory entry (`RolloutDevice.inventoryEntry`); the devices of rollouts

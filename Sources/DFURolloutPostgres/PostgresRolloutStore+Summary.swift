@@ -20,21 +20,27 @@ extension PostgresRolloutStore {
             var binds = PostgresBindings()
             binds.append(rollout)
             binds.append(Array(names))
-            // one statement: the rollout's folder, joined with each named device's entry (by key)
+            // one statement: the rollout's folder and frame, joined with each named device's
+            // entry (by key)
             let rows = try await connection.query(
                 PostgresQuery(
                     unsafeSQL: """
-                        SELECT r.inventory_folder, d.device, d.inventory_entry FROM rollouts r
+                        SELECT r.inventory_folder, r.inventory_entry_prefix, r.inventory_entry_suffix, d.device,
+                            COALESCE(d.inventory_entry_alone, d.inventory_entry)
+                        FROM rollouts r
                         LEFT JOIN devices d ON d.rollout_id = r.id AND d.device = ANY($2::text[])
-                            AND d.inventory_entry IS NOT NULL
+                            AND COALESCE(d.inventory_entry_alone, d.inventory_entry) IS NOT NULL
                         WHERE r.name = $1
                         """, binds: binds), logger: self.logger)
             var found = false
             var entries = RolloutInventoryEntries(folder: "", entries: [:])
-            for try await (folder, device, entry) in rows.decode((String?, String?, Data?).self) {
+            for try await (folder, prefix, suffix, device, entry) in rows.decode(
+                (String?, Data?, Data?, String?, Data?).self)
+            {
                 found = true
                 guard let folder else { return nil }
                 entries.folder = folder
+                entries.frame = InventoryEntryFrame(storedPrefix: prefix, suffix: suffix)
                 if let device, let entry { entries.entries[device] = entry }
             }
             guard found else { throw RolloutStoreError.noSuchRollout(rollout) }

@@ -80,9 +80,11 @@ public final class PostgresRolloutStore: RolloutStore {
             guard exists.isEmpty else { throw RolloutStoreError.rolloutExists(spec.name) }
             let rows = try await connection.query(
                 """
-                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder)
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder,
+                                      inventory_entry_prefix, inventory_entry_suffix)
                 VALUES (\(spec.name), \(RolloutState.active.rawValue), \(spec.canary), \(spec.maxFailures),
-                        \(spec.concurrency), \(spec.inventory?.bytes), \(spec.inventory?.folder))
+                        \(spec.concurrency), \(spec.inventory?.bytes), \(spec.inventory?.folder),
+                        \(spec.inventory?.entryFrame?.prefix), \(spec.inventory?.entryFrame?.suffix))
                 RETURNING id
                 """, logger: self.logger)
             var id: Int64 = 0
@@ -94,7 +96,9 @@ public final class PostgresRolloutStore: RolloutStore {
                     VALUES (\(id), \(package.sha256), \(package.name), \(package.bytes))
                     """, logger: self.logger)
             }
-            try await DeviceRowsCopy(rollout: id, devices: spec.devices).send(
+            try await DeviceRowsCopy(
+                rollout: id, devices: spec.devices, framed: spec.inventory?.entryFrame != nil
+            ).send(
                 on: connection, logger: self.logger)
             var binds = PostgresBindings()
             binds.append(id)
@@ -174,11 +178,17 @@ public final class PostgresRolloutStore: RolloutStore {
     public func inventory(of rollout: String) async throws -> RolloutInventory? {
         try await transaction { connection in
             let rows = try await connection.query(
-                "SELECT inventory, inventory_folder FROM rollouts WHERE name = \(rollout)",
+                """
+                SELECT inventory, inventory_folder, inventory_entry_prefix, inventory_entry_suffix
+                FROM rollouts WHERE name = \(rollout)
+                """,
                 logger: self.logger)
-            for try await (bytes, folder) in rows.decode((Data?, String?).self) {
+            for try await (bytes, folder, prefix, suffix) in rows.decode((Data?, String?, Data?, Data?).self)
+            {
                 guard let bytes, let folder else { return nil }
-                return RolloutInventory(bytes: bytes, folder: folder)
+                return RolloutInventory(
+                    bytes: bytes, folder: folder,
+                    entryFrame: InventoryEntryFrame(storedPrefix: prefix, suffix: suffix))
             }
             throw RolloutStoreError.noSuchRollout(rollout)
         }

@@ -79,6 +79,29 @@ extension RolloutStoreContract {
         try await store.close()
     }
 
+    /// A rollout's inventory entry frame is kept once, with the inventory, and comes back with
+    /// the entries it frames (each the entry alone), which it makes inventory files.
+    public func inventoryEntryFrameIsKeptOnce() async throws {
+        var spec = RolloutFixtures.spec(devices: 3)
+        let frame = InventoryEntryFrame(
+            prefix: Data(#"{"rules": [], "devices": ["#.utf8), suffix: Data("]}\n".utf8))
+        spec.inventory = RolloutInventory(
+            bytes: Data("whole".utf8), folder: "/srv/rollouts", entryFrame: frame)
+        for index in 0..<2 { spec.devices[index].inventoryEntry = Data("{\"n\": \(index)}".utf8) }
+        let store = try await backend.open()
+        try await store.create(spec)
+        let inventory = try await store.inventory(of: spec.name)
+        XCTAssertEqual(inventory, spec.inventory)
+        let names = spec.devices.map(\.device)
+        let read = try await store.inventoryEntries(of: spec.name, named: Set(names))
+        XCTAssertEqual(read?.frame, frame)
+        XCTAssertEqual(read?.entries, [names[0]: Data(#"{"n": 0}"#.utf8), names[1]: Data(#"{"n": 1}"#.utf8)])
+        XCTAssertEqual(
+            read?.file(of: names[1]), Data(#"{"rules": [], "devices": [{"n": 1}]}"#.utf8) + Data("\n".utf8))
+        XCTAssertNil(read?.file(of: names[2]), "a device stored without an entry")
+        try await store.close()
+    }
+
     /// A device's name and inventory entry come back as they were given, whatever characters
     /// and bytes they hold (a back end's bulk format escapes some of them), in inventory order,
     /// with and without a package of their own; an empty entry is kept, apart from none.

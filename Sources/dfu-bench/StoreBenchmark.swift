@@ -102,20 +102,23 @@ struct StoreBenchmark: AsyncParsableCommand {
     }
 
     /// A rollout as `rollout create` stores an inventory of `devices` addresses with a default
-    /// package: each device's entry is the inventory's defaults and the device's own member.
+    /// package: each device's own member, and once the frame of the inventory's defaults.
     static func spec(devices: Int) -> RolloutSpec {
         let package = RolloutPackage(name: "app.zip", bytes: Data(repeating: 0xA5, count: 64 * 1024))
         let rollout = "bench-\(UUID().uuidString.prefix(8))"
         let members = (0..<devices).map { index in
             let address = String(
                 format: "C0:DF:%02X:%02X:%02X:00", (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
-            let entry = #"{"defaults":{"package":"app.zip"},"devices":[{"device":"\#(address)"}]}"#
+            let entry = #"{"device":"\#(address)"}"#
             return RolloutDevice(device: address, packageSHA256: nil, inventoryEntry: Data(entry.utf8))
         }
         return RolloutSpec(
             name: rollout, packages: [package], devices: members,
             inventory: RolloutInventory(
-                bytes: Data(#"{"defaults":{"package":"app.zip"}}"#.utf8), folder: "/srv"))
+                bytes: Data(#"{"defaults":{"package":"app.zip"}}"#.utf8), folder: "/srv",
+                entryFrame: InventoryEntryFrame(
+                    prefix: Data(#"{"defaults":{"package":"app.zip"},"devices":["#.utf8),
+                    suffix: Data("]}".utf8))))
     }
 
     private static func seconds(_ body: () async throws -> Void) async throws -> Double {

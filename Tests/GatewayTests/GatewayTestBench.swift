@@ -33,8 +33,9 @@ final class GatewayTestBench: Sendable {
 
     /// A rollout of `devices` devices, all with the fixture `package` (or a package of `bytes`,
     /// stored as the store takes it, unchecked); `withInventory`: with the inventory file that
-    /// `rollout create` stores, which names the package, and each device's entry of it (without
-    /// `entries`: the whole file only, as older versions stored it).
+    /// `rollout create` stores, which names the package, and each device's entry of it alone with
+    /// the inventory's entry frame, as `rollout create` stores them (without `entries`: the whole
+    /// file only, as older versions stored it).
     func createRollout(
         _ name: String, devices: Int, package: String = "secure/secure_app_20_hex_signed.zip",
         bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4, withInventory: Bool = false,
@@ -43,14 +44,15 @@ final class GatewayTestBench: Sendable {
         let bytes = try bytes ?? Data(contentsOf: try Fixtures.url(package))
         let packageName = folder.appendingPathComponent("app.zip").path
         let rolloutPackage = RolloutPackage(name: packageName, bytes: bytes)
-        let inventory = withInventory ? inventory(devices: devices, package: "app.zip") : nil
+        var inventory = withInventory ? inventory(devices: devices, package: "app.zip") : nil
         let index = try inventory.map { try FleetInventoryIndex(data: $0.bytes, folder: folder) }
+        if entries { inventory?.entryFrame = index?.frame }
         let spec = RolloutSpec(
             name: name, packages: [rolloutPackage],
             devices: try (0..<devices).map {
                 RolloutDevice(
                     device: Self.address($0), packageSHA256: rolloutPackage.sha256,
-                    inventoryEntry: entries ? index?.file(of: DeviceIdentifier(Self.address($0))) : nil)
+                    inventoryEntry: entries ? index?.entry(of: DeviceIdentifier(Self.address($0))) : nil)
             },
             canary: canary, concurrency: concurrency, inventory: inventory)
         let store = try openStore()

@@ -25,6 +25,9 @@ final class PostgresRolloutStoreTests: PostgresTestCase {
         try await contract.inventoryEntriesAreReadByName()
     }
     func testNamesAndEntriesKeepEveryByte() async throws { try await contract.namesAndEntriesKeepEveryByte() }
+    func testInventoryEntryFrameIsKeptOnce() async throws {
+        try await contract.inventoryEntryFrameIsKeptOnce()
+    }
     func testSurvivesReopening() async throws { try await contract.survivesReopening() }
     func testCountsStayExact() async throws { try await contract.countsStayExact() }
     func testSummaryAndNamedDevicesMatchStatus() async throws {

@@ -59,8 +59,9 @@ final class RolloutCLITests: XCTestCase {
         await stored.close()
     }
 
-    /// `rollout create` keeps each device's entry as an inventory file of that entry alone, with
-    /// the defaults, for the gateways to read instead of the whole inventory.
+    /// `rollout create` keeps each device's entry alone, and once the frame that makes it an
+    /// inventory file of that entry alone, with the defaults, for the gateways to read instead
+    /// of the whole inventory.
     func testCreateKeepsEachDevicesEntry() async throws {
         let (folder, inventory, store) = try RolloutCLI.workspace(self, devices: 3)
         let created = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
@@ -72,7 +73,9 @@ final class RolloutCLITests: XCTestCase {
         XCTAssertEqual(read?.folder, folder.standardizedFileURL.path)
         for name in names {
             let entry = try XCTUnwrap(read?.entries[name], name)
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: entry) as? NSDictionary)
+            XCTAssertEqual(try JSONSerialization.jsonObject(with: entry) as? NSDictionary, ["device": name])
+            let file = try XCTUnwrap(read?.file(of: name), name)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: file) as? NSDictionary)
             XCTAssertEqual(object, ["defaults": ["package": "app.zip"], "devices": [["device": name]]])
         }
     }

@@ -24,22 +24,24 @@ extension EmbeddedRolloutStore {
         -> RolloutInventoryEntries?
     {
         let header = try header(of: rollout)
-        let folder = try connection.query(
-            "SELECT inventory_folder FROM rollouts WHERE id = ?", [.integer(header.id)]
-        ).first?.text(0)
-        guard let folder else { return nil }
+        let rollout = try connection.query(
+            "SELECT inventory_folder, inventory_entry_prefix, inventory_entry_suffix FROM rollouts WHERE id = ?",
+            [.integer(header.id)]
+        ).first
+        guard let rollout, let folder = rollout.text(0) else { return nil }
         let json = String(decoding: try JSONEncoder().encode(Array(names)), as: UTF8.self)
         let rows = try connection.query(
             """
-            SELECT d.device, d.inventory_entry
+            SELECT d.device, COALESCE(d.inventory_entry_alone, d.inventory_entry)
             FROM json_each(?2) v CROSS JOIN devices d ON d.rollout_id = ?1 AND d.device = v.value
-            WHERE d.inventory_entry IS NOT NULL
+            WHERE COALESCE(d.inventory_entry_alone, d.inventory_entry) IS NOT NULL
             """, [.integer(header.id), .text(json)])
         return RolloutInventoryEntries(
             folder: folder,
             entries: Dictionary(
                 rows.compactMap { row in row.blob(1).map { (row.text(0) ?? "", $0) } },
-                uniquingKeysWith: { first, _ in first }))
+                uniquingKeysWith: { first, _ in first }),
+            frame: InventoryEntryFrame(storedPrefix: rollout.blob(1), suffix: rollout.blob(2)))
     }
 
     public func devices(of rollout: String, from position: Int, limit: Int) throws -> [DeviceStatus] {

@@ -28,14 +28,17 @@ public actor EmbeddedRolloutStore: RolloutStore {
             }
             let row = try connection.query(
                 """
-                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                INSERT INTO rollouts (name, state, canary, max_failures, concurrency, inventory, inventory_folder,
+                    inventory_entry_prefix, inventory_entry_suffix, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """,
                 [
                     .text(spec.name), .text(RolloutState.active.rawValue), .integer(Int64(spec.canary)),
                     .nullable(spec.maxFailures), .integer(Int64(spec.concurrency)),
-                    .nullable(spec.inventory?.bytes),
-                    .nullable(spec.inventory?.folder), .real(clock.now().timeIntervalSince1970),
+                    .nullable(spec.inventory?.bytes), .nullable(spec.inventory?.folder),
+                    .nullable(spec.inventory?.entryFrame?.prefix),
+                    .nullable(spec.inventory?.entryFrame?.suffix),
+                    .real(clock.now().timeIntervalSince1970),
                 ])
             let id = SQLiteValue.integer(Int64(row[0].int(0)))
             for package in spec.packages {
@@ -43,13 +46,15 @@ public actor EmbeddedRolloutStore: RolloutStore {
                     "INSERT INTO packages (rollout_id, sha256, name, bytes) VALUES (?, ?, ?, ?)",
                     [id, .text(package.sha256), .text(package.name), .blob(package.bytes)])
             }
-            try insertDevices(spec.devices, rolloutID: id)
+            try insertDevices(spec.devices, rolloutID: id, framed: spec.inventory?.entryFrame != nil)
             try connection.query(RolloutTallies.insertSQL, [id, .integer(Int64(spec.devices.count))])
         }
     }
 
-    /// Inserts the rollout's devices in inventory order, many to a statement.
-    private func insertDevices(_ devices: [RolloutDevice], rolloutID id: SQLiteValue) throws {
+    /// Inserts the rollout's devices in inventory order, many to a statement; their entries are
+    /// `framed` (each the entry alone) when the rollout has an entry frame.
+    private func insertDevices(_ devices: [RolloutDevice], rolloutID id: SQLiteValue, framed: Bool) throws {
+        let entryColumn = framed ? "inventory_entry_alone" : "inventory_entry"
         let rowsPerStatement = 500  // 5 parameters a row, within SQLite's limit of 32766
         for start in stride(from: 0, to: devices.count, by: rowsPerStatement) {
             let batch = devices[start..<min(start + rowsPerStatement, devices.count)]
@@ -61,7 +66,7 @@ public actor EmbeddedRolloutStore: RolloutStore {
                 ]
             }
             try connection.query(
-                "INSERT INTO devices (rollout_id, device, position, package_sha256, inventory_entry) VALUES \(rows)",
+                "INSERT INTO devices (rollout_id, device, position, package_sha256, \(entryColumn)) VALUES \(rows)",
                 values)
         }
     }
@@ -114,10 +119,15 @@ public actor EmbeddedRolloutStore: RolloutStore {
 
     public func inventory(of rollout: String) throws -> RolloutInventory? {
         let rows = try connection.query(
-            "SELECT inventory, inventory_folder FROM rollouts WHERE name = ?", [.text(rollout)])
+            """
+            SELECT inventory, inventory_folder, inventory_entry_prefix, inventory_entry_suffix
+            FROM rollouts WHERE name = ?
+            """, [.text(rollout)])
         guard let row = rows.first else { throw RolloutStoreError.noSuchRollout(rollout) }
         guard let bytes = row.blob(0), let folder = row.text(1) else { return nil }
-        return RolloutInventory(bytes: bytes, folder: folder)
+        return RolloutInventory(
+            bytes: bytes, folder: folder,
+            entryFrame: InventoryEntryFrame(storedPrefix: row.blob(2), suffix: row.blob(3)))
     }
 
     public func close() {

@@ -1,6 +1,6 @@
 /// The embedded store's tables (docs/rollout.md, "Layout"), versioned by SQLite's `user_version`.
 enum EmbeddedSchema {
-    static let version = 5
+    static let version = 6
 
     /// Creates the tables of version 1 (times are seconds since 1970 in the store's clock).
     static let version1 = """
@@ -74,6 +74,15 @@ enum EmbeddedSchema {
     /// rollouts made before have none, and their gateways read the whole inventory.
     static let version5 = "ALTER TABLE devices ADD COLUMN inventory_entry BLOB"
 
+    /// Version 6: a rollout's inventory entry frame (`RolloutInventory.entryFrame`), and each
+    /// device's entry alone (`inventory_entry_alone`) for a rollout with one; a rollout without
+    /// one keeps whole files in `inventory_entry`, as before.
+    static let version6 = """
+        ALTER TABLE rollouts ADD COLUMN inventory_entry_prefix BLOB;
+        ALTER TABLE rollouts ADD COLUMN inventory_entry_suffix BLOB;
+        ALTER TABLE devices ADD COLUMN inventory_entry_alone BLOB;
+        """
+
     /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
     static func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {
@@ -90,6 +99,7 @@ enum EmbeddedSchema {
             if current < 3 { for statement in version3 { try connection.execute(statement) } }
             if current < 4 { try connection.execute(version4) }
             if current < 5 { try connection.execute(version5) }
+            if current < 6 { try connection.execute(version6) }
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }

@@ -82,7 +82,8 @@ struct RolloutCreateCommand: ContractCommand, OptionChecks {
         let digests = Dictionary(uniqueKeysWithValues: packages.map { ($0.name, $0.sha256) })
         let bytes = try Data(contentsOf: url)
         let folder = url.deletingLastPathComponent().standardizedFileURL.path
-        // each device keeps its entry, which its gateway reads instead of the whole inventory
+        // each device keeps its entry alone, and the rollout the frame that makes it a file: a
+        // gateway reads that instead of the whole inventory
         let index = try FleetSetup.usage {
             try FleetInventoryIndex(data: bytes, folder: URL(fileURLWithPath: folder))
         }
@@ -102,12 +103,12 @@ struct RolloutCreateCommand: ContractCommand, OptionChecks {
             devices.append(
                 RolloutDevice(
                     device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },
-                    inventoryEntry: index.file(of: entry.identifier)))
+                    inventoryEntry: index.entry(of: entry.identifier)))
         }
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,
             maxFailures: safety.maxFailures,
             concurrency: concurrency,
-            inventory: RolloutInventory(bytes: bytes, folder: folder))
+            inventory: RolloutInventory(bytes: bytes, folder: folder, entryFrame: index.frame))
     }
 }
