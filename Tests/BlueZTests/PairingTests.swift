@@ -10,11 +10,11 @@ import XCTest
 /// a device that refuses writes for security pairs once and the write is retried; every
 /// failure has its own kind and names what is needed; no message holds a passkey.
 final class PairingTests: TwoConnectionTestCase {
-    private let device = "00:AA:01:01:00:02"
+    let device = "00:AA:01:01:00:02"
     private let passkey: UInt32 = 314_159
-    private var directory: URL!
+    var directory: URL!
     /// Every message a failure produced, to be searched for passkeys.
-    private var messages: [String] = []
+    var messages: [String] = []
 
     override func setUp() async throws {
         try await super.setUp()
@@ -202,56 +202,5 @@ final class PairingTests: TwoConnectionTestCase {
         XCTAssertEqual(
             refusing.context.pairing?.agent.takeProblem(for: PairingBluetoothd.devicePath),
             "the device asks to compare numbers (numeric comparison), which was not accepted")
-    }
-
-    // MARK: - helpers
-
-    /// A characteristic of a new connection to the model's device, through an agent with
-    /// `settings` (none when nil), which asks `deviceSource` for this device's passkey if given.
-    private func characteristic(_ settings: PairingSettings?, deviceSource: PasskeySource? = nil) async throws
-        -> BlueZCharacteristic
-    {
-        let bus = BlueZBus(connection: client)
-        let link = LinkState()
-        var agent: PairingAgent?
-        if let settings { agent = try await PairingAgent.register(on: bus, settings: settings) }
-        // in lower case: the agent knows an address in any case
-        agent?.usePasskey(deviceSource, for: device.lowercased())
-        let context = CharacteristicContext(
-            bus: bus, link: link, device: device, devicePath: PairingBluetoothd.devicePath,
-            options: BlueZCentral.Options(),
-            pendingCommands: CommandWindow(limit: 1, bus: bus, link: link, device: device),
-            pairing: agent.map {
-                DevicePairing(agent: $0, bus: bus, path: PairingBluetoothd.devicePath, address: device)
-            })
-        return BlueZCharacteristic(
-            context: context, path: PairingBluetoothd.characteristicPath,
-            uuid: BluetoothUUID("da2e7828-fbce-4e01-ae9e-261174997c48")!,
-            serviceUUID: BluetoothUUID("8d53dc1d-1db7-4cd3-868b-8a527460aa84")!, properties: [.write])
-    }
-
-    /// The kind and reason of the `GATTError.securityFailed` that `operation` throws.
-    private func securityFailure(_ operation: () async throws -> Void) async throws
-        -> (GATTSecurityFailure, String)
-    {
-        do {
-            try await operation()
-        } catch GATTError.securityFailed(let device, let failure, let reason) {
-            XCTAssertEqual(device, self.device)
-            messages.append(reason)
-            messages.append(
-                GATTError.securityFailed(device: device, failure: failure, reason: reason).description)
-            return (failure, reason)
-        }
-        XCTFail("no security failure")
-        return (.securityRequired, "")
-    }
-
-    /// A passkey file (by default readable by its owner only).
-    private func file(_ text: String, permissions: Int = 0o600) throws -> String {
-        let path = directory.appendingPathComponent("passkey-\(UUID().uuidString)").path
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)), path)
-        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)
-        return path
     }
 }
