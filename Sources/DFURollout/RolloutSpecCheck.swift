@@ -2,8 +2,15 @@
 package enum RolloutSpecCheck {
     package static func validate(_ spec: RolloutSpec) throws {
         var seen = Set<String>()
+        var names: [String: String] = [:]  // by digest
         for package in spec.packages {
             _ = try PackageDigest.verified(package.bytes, sha256: package.sha256)
+            // a store keeps a rollout's package once, by digest, under one name
+            if let first = names.updateValue(package.name, forKey: package.sha256) {
+                throw RolloutStoreError.invalidSpec(
+                    "the packages \(first) and \(package.name) have the same bytes (SHA-256 \(package.sha256)); "
+                        + "a rollout keeps each package once: name one of them for both")
+            }
         }
         let digests = Set(spec.packages.map(\.sha256))
         for device in spec.devices {

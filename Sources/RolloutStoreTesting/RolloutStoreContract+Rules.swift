@@ -116,6 +116,15 @@ extension RolloutStoreContract {
             store, .invalidSpec("device \(twice.devices[0].device) is listed twice"), twice)
         let refusedSpecStored = try await store.rollouts().contains(twice.name)
         XCTAssertFalse(refusedSpecStored)
+        var sameBytes = RolloutFixtures.spec(devices: 1)
+        let copy = RolloutFixtures.package
+        sameBytes.packages.append(RolloutPackage(name: "copy-of-app.zip", bytes: copy.bytes))
+        try await assertRefused(
+            store,
+            .invalidSpec(
+                "the packages \(copy.name) and copy-of-app.zip have the same bytes (SHA-256 \(copy.sha256)); "
+                    + "a rollout keeps each package once: name one of them for both"),
+            sameBytes)
         try await store.close()
     }
 
