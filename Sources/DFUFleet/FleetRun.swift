@@ -153,7 +153,9 @@ final class FleetRun: Sendable {
         let central = adapter.centrals[sighting.central]
         var report = base(item)
         let started = central.linkTime.now()
-        let others = foundAddresses.withLock { $0 }.union(options.reservedAddresses)
+        let others = Self.otherDevices(
+            near: sighting.advertisement.address, found: foundAddresses.withLock { $0 },
+            reserved: options.reservedAddresses)
         let handOver = handOverCentral(for: item.found.entry.device, central: central)
         let update = FleetDeviceUpdate(
             device: item.found.entry.device, address: sighting.advertisement.address,
@@ -161,7 +163,7 @@ final class FleetRun: Sendable {
             package: fleet.packages[item.choice.package]!,
             force: item.found.entry.force ?? fleet.inventory.defaults.force,
             info: item.info, options: options,
-            otherAddresses: others.subtracting([sighting.advertisement.address]),
+            otherAddresses: others,
             emit: emit)
         await update.run(into: &report)
         await handOver?.close()
@@ -170,6 +172,23 @@ final class FleetRun: Sendable {
         finish(report, result: report.result, reason: report.reason)
         // the slot is freed once the state file has the result: a cancel it found halts first
         await fleet.state?.settled()
+    }
+
+    /// The other devices' addresses near `address`, of those discovery `found` and those the
+    /// options `reserved`. The engine and the read-back look for a device only at its address and
+    /// those next to it (a bootloader at address + 1, protocol doc §0.4, from wherever the device
+    /// was last), so the few around it are enough: a set of every device, made for each, made
+    /// the updates of a fleet cost as the square of its devices.
+    static func otherDevices(
+        near address: BluetoothAddress, found: Set<BluetoothAddress>, reserved: Set<BluetoothAddress>
+    ) -> Set<BluetoothAddress> {
+        var near: [BluetoothAddress] = []
+        var (up, down) = (address, address)
+        for _ in 0..<4 {
+            (up, down) = (up.incremented, down.decremented)
+            near += [up, down]
+        }
+        return Set(near.filter { found.contains($0) || reserved.contains($0) })
     }
 
     // MARK: Reports
