@@ -20,7 +20,7 @@ struct DeviceRowsCopy {
     var columns: [String] {
         [
             "rollout_id", "device", "position", "package_sha256",
-            framed ? "inventory_entry_alone" : "inventory_entry",
+            InventoryEntrySQL.column(framed: framed),
         ]
     }
 

@@ -26,10 +26,10 @@ extension PostgresRolloutStore {
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT r.inventory_folder, r.inventory_entry_prefix, r.inventory_entry_suffix, d.device,
-                            COALESCE(d.inventory_entry_alone, d.inventory_entry)
+                            \(InventoryEntrySQL.entry)
                         FROM rollouts r
                         LEFT JOIN devices d ON d.rollout_id = r.id AND d.device = ANY($2::text[])
-                            AND COALESCE(d.inventory_entry_alone, d.inventory_entry) IS NOT NULL
+                            AND \(InventoryEntrySQL.entry) IS NOT NULL
                         WHERE r.name = $1
                         """, binds: binds), logger: self.logger)
             var found = false

@@ -32,9 +32,9 @@ extension EmbeddedRolloutStore {
         let json = String(decoding: try JSONEncoder().encode(Array(names)), as: UTF8.self)
         let rows = try connection.query(
             """
-            SELECT d.device, COALESCE(d.inventory_entry_alone, d.inventory_entry)
+            SELECT d.device, \(InventoryEntrySQL.entry)
             FROM json_each(?2) v CROSS JOIN devices d ON d.rollout_id = ?1 AND d.device = v.value
-            WHERE COALESCE(d.inventory_entry_alone, d.inventory_entry) IS NOT NULL
+            WHERE \(InventoryEntrySQL.entry) IS NOT NULL
             """, [.integer(header.id), .text(json)])
         return RolloutInventoryEntries(
             folder: folder,

@@ -54,7 +54,7 @@ public actor EmbeddedRolloutStore: RolloutStore {
     /// Inserts the rollout's devices in inventory order, many to a statement; their entries are
     /// `framed` (each the entry alone) when the rollout has an entry frame.
     private func insertDevices(_ devices: [RolloutDevice], rolloutID id: SQLiteValue, framed: Bool) throws {
-        let entryColumn = framed ? "inventory_entry_alone" : "inventory_entry"
+        let entryColumn = InventoryEntrySQL.column(framed: framed)
         let rowsPerStatement = 500  // 5 parameters a row, within SQLite's limit of 32766
         for start in stride(from: 0, to: devices.count, by: rowsPerStatement) {
             let batch = devices[start..<min(start + rowsPerStatement, devices.count)]
