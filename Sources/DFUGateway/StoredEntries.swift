@@ -32,8 +32,11 @@ final class StoredEntries: Sendable {
         read.withLock { read in
             read.asked.formUnion(unasked)
             guard let found else { return }
-            read.found = read.found ?? found
-            read.found?.entries.merge(found.entries) { first, _ in first }
+            if read.found == nil {
+                read.found = found
+            } else {
+                read.found?.entries.merge(found.entries) { first, _ in first }
+            }
         }
     }
 
