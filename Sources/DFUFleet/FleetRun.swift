@@ -9,13 +9,8 @@ import NordicDFU
 final class FleetRun: Sendable {
     let fleet: Fleet
     let emit: @Sendable (FleetEvent) -> Void
-    private let reports = Locked([String: FleetDeviceReport]())
-    private let haltReason = Locked<String?>(nil)
-    /// The devices' results as a rollout counts them: the rollout rules decide from it when the
-    /// canary lets the rest start and when the run halts, as they do for a store's rollout.
-    private let tally: Locked<RolloutRules.Tally>
-    /// The canary: the first `--canary` devices of the update queue, in order.
-    private let canary = Locked([String]())
+    let reports = Locked([String: FleetDeviceReport]())
+    let haltReason = Locked<String?>(nil)
     /// The inventory's devices by name, in order (a new state file's rollout).
     private let inventoryDevices: [String]
     /// Where discovery saw the fleet's devices: never taken for another device's bootloader.
@@ -28,7 +23,6 @@ final class FleetRun: Sendable {
     init(fleet: Fleet, emit: @escaping @Sendable (FleetEvent) -> Void) {
         self.fleet = fleet
         self.emit = emit
-        tally = Locked(RolloutRules.Tally(devices: fleet.inventory.devices.count))
         inventoryDevices = fleet.inventory.devices.map(\.device)
     }
 
@@ -91,63 +85,33 @@ final class FleetRun: Sendable {
                 queue.append(item)
             }
         }
-        let canaryItems = Array(queue.prefix(max(0, options.canary)))
-        canary.withLock { $0 = canaryItems.map(\.found.entry.device) }
-        let unstartedCanary = await schedule(canaryItems)
-        if !Task.isCancelled, let reason = canaryHaltReason() { halt(reason) }
-        notStarted(unstartedCanary, reason: haltReason.withLock { $0 } ?? "interrupted")
-        let rest = Array(queue.dropFirst(canaryItems.count))
-        let restMayStart = tally.withLock {
-            RolloutRules.claimablePositions(canary: canaryItems.count, tally: $0) > canaryItems.count
+        guard let rollout = await updateRollout(of: queue) else {
+            notStarted(queue.map(\.found.entry.device), reason: haltReason.withLock { $0 } ?? "interrupted")
+            return
         }
-        let unstarted = restMayStart ? await schedule(rest) : rest.map(\.found.entry.device)
+        let canaryItems = Array(queue.prefix(max(0, options.canary)))
+        let unstartedCanary = await schedule(canaryItems, in: rollout)
+        if !Task.isCancelled, (try? await rollout.halt(withLimit: false)) == .canaryFailed,
+            let reason = canaryHaltReason(canaryItems)
+        {
+            halt(reason)
+        }
+        notStarted(unstartedCanary, reason: haltReason.withLock { $0 } ?? "interrupted")
+        // the rollout lets none of the rest start unless every canary device passed
+        let unstarted = await schedule(Array(queue.dropFirst(canaryItems.count)), in: rollout)
         notStarted(unstarted, reason: haltReason.withLock { $0 } ?? "interrupted")
     }
 
-    /// Runs the updates under the scheduler; returns the devices never started.
-    private func schedule(_ items: [Planned]) async -> [String] {
-        let unstarted = await scheduler.run(items, adapter: \.found.sighting.adapter, mayStart: mayStart) {
-            item in
-            await self.updateDevice(item)
-        }
+    /// Runs the updates under the scheduler, each one once the rollout lets it start; returns
+    /// the devices never started.
+    private func schedule(_ items: [Planned], in rollout: FleetRunRollout) async -> [String] {
+        let unstarted = await scheduler.run(
+            items, adapter: \.found.sighting.adapter, mayStart: { await self.mayStart($0, in: rollout) },
+            { await self.updateDevice($0, in: rollout) })
         return unstarted.map(\.found.entry.device)
     }
 
-    /// Whether the rollout rules let another device start. The failure limit halts at once;
-    /// a failed canary stops the canary, and is reported once the canary has ended
-    /// (`canaryHaltReason`); a halt (the state file's rollout cancelled among them) holds.
-    private func mayStart() -> Bool {
-        guard haltReason.withLock({ $0 }) == nil else { return false }
-        let limit = options.maximumFailures
-        let (halt, failures) = tally.withLock {
-            (RolloutRules.halt(tally: $0, maxFailures: limit), $0.failures)
-        }
-        if halt == .tooManyFailures, let limit {
-            self.halt(
-                "\(Plural.count(failures, "device")) failed (--max-failures \(limit)); no more updates are started"
-            )
-        }
-        return halt == nil
-    }
-
-    /// Why the canary, once ended, keeps the rest from starting: the first canary device, in
-    /// order, that did not pass. Nil when it passed, or nothing was left to decide.
-    private func canaryHaltReason() -> String? {
-        // asked without the failure limit: the canary's verdict, whichever rule halted first
-        guard tally.withLock({ RolloutRules.halt(tally: $0, maxFailures: nil) }) == .canaryFailed else {
-            return nil
-        }
-        let order = canary.withLock { $0 }
-        let first = reports.withLock { reports in
-            order.compactMap { reports[$0] }.first {
-                DeviceResult($0.result).map { !$0.passesCanary } ?? false
-            }
-        }
-        guard let first else { return nil }
-        return "canary device \(first.device) ended \(first.result.rawValue); no other device was started"
-    }
-
-    private func updateDevice(_ item: Planned) async {
+    private func updateDevice(_ item: Planned, in rollout: FleetRunRollout) async {
         let sighting = item.found.sighting
         let adapter = fleet.adapters[sighting.adapter]
         let central = adapter.centrals[sighting.central]
@@ -170,6 +134,11 @@ final class FleetRun: Sendable {
         await finishPairing(item.found.entry.device, central: central)
         report.duration = central.linkTime.now() - started
         finish(report, result: report.result, reason: report.reason)
+        do {
+            try await rollout.end(item.found.entry.device, DeviceResult(report.result))
+        } catch {
+            halt("the run's rollout failed (\(error)); no more updates are started")
+        }
         // the slot is freed once the state file has the result: a cancel it found halts first
         await fleet.state?.settled()
     }
@@ -201,7 +170,7 @@ final class FleetRun: Sendable {
         return report
     }
 
-    private func halt(_ reason: String) {
+    func halt(_ reason: String) {
         let first = haltReason.withLock { current in
             defer { current = current ?? reason }
             return current == nil
@@ -221,10 +190,6 @@ final class FleetRun: Sendable {
         report.result = result
         report.reason = reason ?? report.reason
         reports.withLock { $0[report.device] = report }
-        if let counted = DeviceResult(result) {
-            let isCanary = canary.withLock { $0.contains(report.device) }
-            tally.withLock { $0.count(counted, canary: isCanary) }
-        }
         if !options.plan, let state = fleet.state {
             let device = report.device
             state.record(report, devices: inventoryDevices, halt: halt) { [emit] problem in

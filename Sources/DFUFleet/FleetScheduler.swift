@@ -8,10 +8,11 @@ struct FleetScheduler: Sendable {
     /// The most items at once per adapter index.
     let capacities: [Int]
 
-    /// Runs `body` for the items; checks `mayStart` before each start (and stops starting when
-    /// it says no, or when the task is cancelled). Returns the items never started.
+    /// Runs `body` for the items; asks `mayStart` of the item about to start (and stops
+    /// starting until a running item ends when it says no, for good when the task is
+    /// cancelled). Returns the items never started.
     func run<Item: Sendable>(
-        _ items: [Item], adapter: (Item) -> Int, mayStart: () -> Bool = { true },
+        _ items: [Item], adapter: (Item) -> Int, mayStart: (Item) async -> Bool = { _ in true },
         _ body: @escaping @Sendable (Item) async -> Void
     ) async -> [Item] {
         var pending = items
@@ -20,12 +21,13 @@ struct FleetScheduler: Sendable {
         await withTaskGroup(of: Int.self) { group in
             while true {
                 var index = 0
-                while index < pending.count, active < max(1, concurrency), !Task.isCancelled, mayStart() {
+                while index < pending.count, active < max(1, concurrency), !Task.isCancelled {
                     let adapterIndex = adapter(pending[index])
                     guard activeOn[adapterIndex] < capacities[adapterIndex] else {
                         index += 1
                         continue
                     }
+                    guard await mayStart(pending[index]) else { break }
                     let item = pending.remove(at: index)
                     active += 1
                     activeOn[adapterIndex] += 1

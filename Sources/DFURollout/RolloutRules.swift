@@ -34,20 +34,6 @@ package enum RolloutRules {
             self.left = left
             self.results = results
         }
-
-        /// No results yet, `devices` without one.
-        package init(devices: Int) {
-            self.init(failures: 0, canaryFailures: 0, canaryPassed: 0, left: devices)
-        }
-
-        /// Counts one more device's result; `canary` when the device is one of the canary.
-        package mutating func count(_ result: DeviceResult, canary: Bool) {
-            results[result, default: 0] += 1
-            left -= 1
-            if result.isFailure { failures += 1 }
-            if canary, result.passesCanary { canaryPassed += 1 }
-            if canary, !result.passesCanary { canaryFailures += 1 }
-        }
     }
 
     /// The gateways that claimed devices of the rollout whose id is bound to `$1`, by name, with

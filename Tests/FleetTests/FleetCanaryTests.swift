@@ -96,6 +96,24 @@ final class FleetCanaryTests: XCTestCase {
         for index in 2..<8 { XCTAssertEqual(centrals[index].snapshots[0].activations, 0) }
     }
 
+    /// A device that could not be read counts towards the limit with the updates' failures.
+    func testFailuresBeforeTheUpdatesCountTowardsMaximumFailures() async throws {
+        var configurations = (0..<5).map { FleetFixtures.device($0, kind: .secureApp, firmware: "1.0.0") }
+        configurations[0].faults = [.rejectConnect(1000)]
+        configurations[1].hardwareVersion = 51
+        var options = FleetFixtures.options(concurrency: 1)
+        options.maximumFailures = 2
+        let (fleet, centrals) = try fleet(configurations, options: options)
+        let log = EventLog()
+        let report = await fleet.run { log.append($0) }
+
+        XCTAssertEqual(
+            report.devices.map(\.result), [.failed, .failed] + Array(repeating: .notStarted, count: 3))
+        for index in 2..<5 { XCTAssertEqual(centrals[index].snapshots[0].activations, 0) }
+        let halts = log.all.compactMap { if case .halted(let reason) = $0 { reason } else { nil } }
+        XCTAssertEqual(halts, ["2 devices failed (--max-failures 2); no more updates are started"])
+    }
+
     func testALostLinkIsRetriedAsAWholeAfterTheBootloaderMoved() async throws {
         let configurations = [
             FleetFixtures.device(0, kind: .secureApp, firmware: "1.0.0", faults: [.disconnectAt(bytes: 2000)])

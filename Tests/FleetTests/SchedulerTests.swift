@@ -36,7 +36,7 @@ final class SchedulerTests: XCTestCase {
     func testStopsStartingWhenToldAndReturnsTheRest() async {
         let scheduler = FleetScheduler(concurrency: 1, capacities: [1])
         let ran = Locked(0)
-        let fewerThanThree = { ran.withLock { $0 < 3 } }
+        let fewerThanThree = { (_: Int) in ran.withLock { $0 < 3 } }
         let onAdapterZero: (Int) -> Int = { _ in 0 }
         let unstarted = await scheduler.run(Array(0..<10), adapter: onAdapterZero, mayStart: fewerThanThree) {
             _ in
