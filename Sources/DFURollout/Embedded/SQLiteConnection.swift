@@ -1,12 +1,19 @@
 import CSQLite
 import Foundation
 
-/// One connection to an SQLite database file, used from one actor at a time. Statements are
-/// prepared, bound, stepped and finalized within one call, so that nothing outlives its call.
+/// One connection to an SQLite database file, used from one actor at a time. A statement is
+/// bound, stepped and reset within one call; it is prepared once per text and kept for the
+/// next call with that text (up to `keptStatements` texts), since compiling the SQL cost more
+/// than running it for a store's small transactions.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The file, for messages.
     private let path: String
+    /// Prepared statements by their SQL text, each reset after its call.
+    private var prepared: [String: OpaquePointer] = [:]
+    /// The most texts kept prepared; beyond them a statement is finalized after its call (texts
+    /// that vary, such as a last batch's shorter insert, do not pile up).
+    private let keptStatements = 64
 
     /// Opens (creating) the file; waits up to `busyTimeout` for another connection's write lock.
     init(path: String, busyTimeout: Duration = .seconds(10)) throws {
@@ -26,6 +33,8 @@ final class SQLiteConnection {
 
     /// Closes the file; every later call fails.
     func close() {
+        for statement in prepared.values { sqlite3_finalize(statement) }
+        prepared = [:]
         sqlite3_close(handle)
         handle = nil
     }
@@ -38,9 +47,15 @@ final class SQLiteConnection {
     /// Runs one statement with `parameters` bound to its `?`s, and returns its rows.
     @discardableResult
     func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws -> [SQLiteRow] {
-        var statement: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement(for: sql)
+        defer {
+            if prepared[sql] == statement {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            } else {
+                sqlite3_finalize(statement)
+            }
+        }
         for (index, value) in parameters.enumerated() {
             try check(bind(value, to: statement, at: Int32(index + 1)), sql)
         }
@@ -54,6 +69,15 @@ final class SQLiteConnection {
             }
             rows.append(SQLiteRow(columns: (0..<sqlite3_column_count(statement)).map { read(statement, $0) }))
         }
+    }
+
+    /// The statement prepared for `sql`, kept if there is room.
+    private func statement(for sql: String) throws -> OpaquePointer? {
+        if let kept = prepared[sql] { return kept }
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
+        if prepared.count < keptStatements { prepared[sql] = statement }
+        return statement
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
