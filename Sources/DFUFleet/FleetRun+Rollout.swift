@@ -31,9 +31,14 @@ extension FleetRun {
             if try await rollout.start(item.found.entry.device) { return true }
             if try await rollout.halt() == .tooManyFailures { haltForFailures(try await rollout.failures()) }
         } catch {
-            halt("the run's rollout failed (\(error)); no more updates are started")
+            rolloutFailed(error)
         }
         return false
+    }
+
+    /// The run's rollout could not answer (its store in memory failed): no update starts after.
+    func rolloutFailed(_ error: any Error) {
+        halt("the run's rollout failed (\(error)); no more updates are started")
     }
 
     func haltForFailures(_ failures: Int) {

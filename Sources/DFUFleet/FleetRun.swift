@@ -137,7 +137,7 @@ final class FleetRun: Sendable {
         do {
             try await rollout.end(item.found.entry.device, DeviceResult(report.result))
         } catch {
-            halt("the run's rollout failed (\(error)); no more updates are started")
+            rolloutFailed(error)
         }
         // the slot is freed once the state file has the result: a cancel it found halts first
         await fleet.state?.settled()

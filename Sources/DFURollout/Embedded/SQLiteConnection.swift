@@ -47,9 +47,9 @@ final class SQLiteConnection {
     /// Runs one statement with `parameters` bound to its `?`s, and returns its rows.
     @discardableResult
     func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws -> [SQLiteRow] {
-        let statement = try statement(for: sql)
+        let (statement, kept) = try statement(for: sql)
         defer {
-            if prepared[sql] == statement {
+            if kept {
                 sqlite3_reset(statement)
                 sqlite3_clear_bindings(statement)
             } else {
@@ -71,13 +71,15 @@ final class SQLiteConnection {
         }
     }
 
-    /// The statement prepared for `sql`, kept if there is room.
-    private func statement(for sql: String) throws -> OpaquePointer? {
-        if let kept = prepared[sql] { return kept }
+    /// The statement prepared for `sql`, and whether it is kept (prepared before, or now with
+    /// room to keep it) rather than to be finalized after its call.
+    private func statement(for sql: String) throws -> (OpaquePointer?, kept: Bool) {
+        if let kept = prepared[sql] { return (kept, true) }
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
-        if prepared.count < keptStatements { prepared[sql] = statement }
-        return statement
+        guard let statement, prepared.count < keptStatements else { return (statement, false) }
+        prepared[sql] = statement
+        return (statement, true)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
