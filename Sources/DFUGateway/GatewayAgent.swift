@@ -155,12 +155,14 @@ final class GatewayLoop: Sendable {
                 self.wakeup.signal()
             })
         group.addTask {
-            let recorded = await run.run()
+            let end = await run.run()
             self.state.withLock { state in
                 state.running.removeValue(forKey: identifier)
                 state.reporting.remove(identifier)
-                // with its result recorded, no later batch names it (nor makes a claim short)
-                if recorded { state.queue[claim.rollout]?.remove(claim.device) }
+                // with its result recorded, or set aside, no later batch names it (nor makes a
+                // claim short)
+                if end != .givenBack { state.queue[claim.rollout]?.remove(claim.device) }
+                if end == .setAside { state.setAside[claim.rollout, default: []].insert(claim.device) }
             }
             self.wakeup.signal()
         }

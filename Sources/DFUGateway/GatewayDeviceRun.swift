@@ -25,17 +25,29 @@ struct GatewayDeviceRun: Sendable {
     /// failure's report may halt the rollout, so its slot is freed only once it is recorded.
     let updateEnded: @Sendable () -> Void
 
-    /// Returns whether the store recorded the device's result.
-    func run() async -> Bool {
+    /// How the device's run ended for the gateway.
+    enum End: Equatable {
+        /// The store recorded its result.
+        case recorded
+        /// Given back, or its lease lost: it may be claimed again, here or by another gateway.
+        case givenBack
+        /// Given back for a reason of this gateway's own (it cannot update the device, or did
+        /// not start it): claiming it again would end the same way at once, so this run of the
+        /// gateway leaves it to the others.
+        case setAside
+    }
+
+    /// Updates the device, then reports its result or gives it back.
+    func run() async -> End {
         let fleet: Fleet
         do {
             fleet = try await makeFleet()
+        } catch RolloutStoreError.storage(let failure) where failure.isOutage {
+            return await release("its inventory entry could not be read: \(failure.message)")
         } catch let error as RolloutStoreError {
-            await release("its inventory entry could not be read: \(error)")
-            return false
+            return await release("its inventory entry could not be read: \(error)", setAside: true)
         } catch {
-            await release("this gateway cannot update it: \(error)")
-            return false
+            return await release("this gateway cannot update it: \(error)", setAside: true)
         }
         let keeper = LeaseKeeper(
             claim: claim, store: store, configuration: configuration, claimSent: claimSent)
@@ -56,20 +68,20 @@ struct GatewayDeviceRun: Sendable {
         }
         if let lost = keeper.lost {
             emit(.leaseLost(claim, reason: lost))
-            return false
+            return .givenBack
         }
-        guard let report, report.result != .notStarted, !notFound.withLock({ $0 }) else {
-            await release(notFound.withLock { $0 } ? "not found" : "not started")
-            return false
+        if notFound.withLock({ $0 }) { return await release("not found") }
+        guard let report, report.result != .notStarted else {
+            return await release(
+                "not started" + (report?.reason.map { ": \($0)" } ?? ""), setAside: !Task.isCancelled)
         }
         if report.result == .aborted, !keeper.cancelledByOperator {
-            await release(
+            return await release(
                 "the gateway stopped: the update was interrupted after \(Plural.count(report.bytesSent, "byte"))"
             )
-            return false
         }
         if DeviceResult(report.result)?.passesCanary == true { updateEnded() }
-        return await self.report(report, keeper: keeper)
+        return await self.report(report, keeper: keeper) ? .recorded : .givenBack
     }
 
     /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
@@ -128,8 +140,10 @@ struct GatewayDeviceRun: Sendable {
     }
 
     /// Gives the device back so that another gateway may take it at once; outlives the
-    /// cancellation of a gateway that is stopping.
-    private func release(_ reason: String) async {
+    /// cancellation of a gateway that is stopping. `setAside`: this gateway does not take it
+    /// again (the event says so).
+    private func release(_ reason: String, setAside: Bool = false) async -> End {
+        let reason = setAside ? "\(reason); this gateway does not take it again until it restarts" : reason
         let claim = claim
         let store = store
         struct NoAnswer: Error {}
@@ -145,5 +159,6 @@ struct GatewayDeviceRun: Sendable {
             emit(
                 .leaseLost(claim, reason: "\(reason); it could not be given back, so its lease will run out"))
         }
+        return setAside ? .setAside : .givenBack
     }
 }

@@ -24,6 +24,10 @@ struct GatewayLoopState {
     /// Of each rollout, its devices found since its entries were last read (`readEntries`).
     var unread: [String: [String]] = [:]
     var unusable: Set<String> = []
+    /// Of each rollout, the devices this gateway gave back for a reason of its own
+    /// (`GatewayDeviceRun.End.setAside`): not claimed again, and no work when it decides
+    /// whether it is idle.
+    var setAside: [String: Set<String>] = [:]
     /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
     var waitingFor: Set<String> = []
     var storeAway = false

@@ -35,16 +35,18 @@ final class GatewayTestBench: Sendable {
     /// stored as the store takes it, unchecked); `withInventory`: with the inventory file that
     /// `rollout create` stores, which names the package, and each device's entry of it alone with
     /// the inventory's entry frame, as `rollout create` stores them (without `entries`: the whole
-    /// file only, as older versions stored it).
+    /// file only, as older versions stored it). `entryMembers`: members added to a device's entry
+    /// of that file, by the device's index (e.g. `"adapter": "hci1"`).
     func createRollout(
         _ name: String, devices: Int, package: String = "secure/secure_app_20_hex_signed.zip",
         bytes: Data? = nil, canary: Int = 0, concurrency: Int = 4, withInventory: Bool = false,
-        entries: Bool = true
+        entries: Bool = true, entryMembers: [Int: String] = [:]
     ) async throws {
         let bytes = try bytes ?? Data(contentsOf: try Fixtures.url(package))
         let packageName = folder.appendingPathComponent("app.zip").path
         let rolloutPackage = RolloutPackage(name: packageName, bytes: bytes)
-        var inventory = withInventory ? inventory(devices: devices, package: "app.zip") : nil
+        var inventory =
+            withInventory ? inventory(devices: devices, package: "app.zip", members: entryMembers) : nil
         let index = try inventory.map { try FleetInventoryIndex(data: $0.bytes, folder: folder) }
         if entries { inventory?.entryFrame = index?.frame }
         let spec = RolloutSpec(
@@ -60,8 +62,10 @@ final class GatewayTestBench: Sendable {
         await store.close()
     }
 
-    private func inventory(devices: Int, package: String) -> RolloutInventory {
-        let entries = (0..<devices).map { #"{"device": "\#(Self.address($0))"}"# }
+    private func inventory(devices: Int, package: String, members: [Int: String]) -> RolloutInventory {
+        let entries = (0..<devices).map { index in
+            #"{"device": "\#(Self.address(index))"\#(members[index].map { ", \($0)" } ?? "")}"#
+        }
         let json =
             #"{"defaults": {"package": "\#(package)"}, "devices": [\#(entries.joined(separator: ", "))]}"#
         return RolloutInventory(bytes: Data(json.utf8), folder: folder.path)
@@ -70,19 +74,27 @@ final class GatewayTestBench: Sendable {
     func openStore() throws -> EmbeddedRolloutStore { try EmbeddedRolloutStore(path: storePath) }
 
     /// A gateway that sees the devices at `indices`, each simulated with `realTimeFactor`.
-    /// `store`: the store it uses (default: one of its own on the bench's file).
+    /// `store`: the store it uses (default: one of its own on the bench's file). `adapter`: the
+    /// name of an adapter the gateway scans, as it scans a Bluetooth adapter, to hear them all
+    /// (default: each device is a simulated device of its own, seen without a scan).
     func gateway(
         _ name: String, sees indices: [Int], realTimeFactor: Double = 0, faults: [Int: [String]] = [:],
-        store: (any RolloutStore)? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }
+        store: (any RolloutStore)? = nil, adapter: String? = nil,
+        configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> TestGateway {
         var simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)] = []
         var centrals: [String: SimulatedCentral] = [:]
+        var scanned: [SimulatedDeviceConfiguration] = []
         for index in indices {
             var spec = FleetSimulationSpec(
                 kind: "secure-app", firmwareVersion: Self.installedVersion, faults: faults[index] ?? [])
             spec.realTimeFactor = realTimeFactor
             let entry = FleetDeviceEntry(device: Self.address(index), simulate: spec)
             let configuration = try SimulatedDeviceConfiguration(fleetEntry: entry, index: index)
+            guard adapter == nil else {
+                scanned.append(configuration)
+                continue
+            }
             let (adapter, central) = try FleetAdapter.simulated([configuration])
             simulated.append((entry.identifier, adapter))
             centrals[entry.device] = central[0]
@@ -92,9 +104,17 @@ final class GatewayTestBench: Sendable {
         configuration.scanWindow = .milliseconds(10)
         configuration.exitWhenIdle = true
         configure(&configuration)
+        var adapters: [FleetAdapter] = []
+        if let adapter {
+            let (heard, heardCentrals) = try FleetAdapter.simulated(scanned, name: adapter)
+            adapters = [heard]
+            for (device, central) in zip(scanned, heardCentrals) {
+                centrals[device.address.description] = central
+            }
+        }
         let agent = GatewayAgent(
             store: try store ?? openStore(), configuration: configuration,
-            reach: GatewayReach(simulated: simulated, adapters: []))
+            reach: GatewayReach(simulated: simulated, adapters: adapters))
         return TestGateway(name: name, agent: agent, centrals: centrals)
     }
 }

@@ -1,0 +1,43 @@
+import DFUGateway
+import DFURollout
+import Foundation
+import XCTest
+
+/// A device a gateway gives back for a reason of its own is not claimed by it again in the
+/// same run: claiming it again would end the same way at once, and over and over.
+final class GatewaySetAsideTests: XCTestCase {
+    /// A rollout whose inventory puts one device on an adapter this gateway does not use: the
+    /// gateway gives that device back once, saying why, updates the others and, with nothing
+    /// else to do, exits; the device keeps no result, for a gateway that has that adapter.
+    func testADeviceThisGatewayCannotUpdateIsGivenBackOnce() async throws {
+        let bench = try GatewayTestBench(self)
+        let elsewhere = GatewayTestBench.address(0)
+        try await bench.createRollout(
+            "spring", devices: 3, withInventory: true, entryMembers: [0: #""adapter": "hci1""#])
+        let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapter: "hci0")
+        let running = Task { await gateway.run() }
+        let ended = try? await gateway.poll("exited") {
+            gateway.events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } }
+                ? true : nil
+        }
+        running.cancel()
+        await running.value
+        XCTAssertEqual(ended, true, "the gateway did not find itself idle")
+        XCTAssertEqual(gateway.released(), [elsewhere], "given back more than once, or not at all")
+        let reasons = gateway.events.withLock { events in
+            events.compactMap { if case .released(_, let reason) = $0.event { reason } else { nil } }
+        }
+        XCTAssertTrue(
+            reasons.first?.hasPrefix("this gateway cannot update it:") == true
+                && reasons.first?.hasSuffix("this gateway does not take it again until it restarts") == true,
+            "\(reasons)")
+        XCTAssertEqual(
+            gateway.reported(),
+            [GatewayTestBench.address(1): .completed, GatewayTestBench.address(2): .completed])
+        let store = try bench.openStore()
+        let device = try await store.devices(of: "spring", named: [elsewhere]).first
+        await store.close()
+        XCTAssertNotNil(device)
+        XCTAssertNil(device?.result)
+    }
+}
