@@ -68,6 +68,7 @@ struct RolloutContext: Sendable {
     static func load(_ rollout: String, from store: any RolloutStore) async throws -> RolloutContext {
         let summary = try await store.summary(of: rollout)
         let names = try await store.packages(of: rollout)
+        guard !names.isEmpty else { throw NoPackages() }
         var packages: [String: FirmwarePackage] = [:]
         for package in names {
             let bytes = try await store.package(package.sha256, of: rollout)
@@ -81,6 +82,15 @@ struct RolloutContext: Sendable {
             namesByDigest: Dictionary(
                 names.map { ($0.sha256, $0.name) }, uniquingKeysWith: { first, _ in first }),
             concurrency: summary.concurrency)
+    }
+
+    /// A rollout that keeps no package: a fleet's record of its run (`fleet --state`), which
+    /// no gateway can update a device from.
+    struct NoPackages: Error, CustomStringConvertible {
+        var description: String {
+            "it keeps no package, so no device of it can be updated here (a fleet's --state file "
+                + "records a fleet's run; give the gateway the store `rollout create` made)"
+        }
     }
 
     /// Where the rollout's entries come from: the store's, when its first device has one; else

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// What a gateway refuses before it updates anything: a store that refuses its role, a package no
-/// bootloader can verify.
+/// bootloader can verify, a rollout without packages.
 final class GatewayRefusalTests: XCTestCase {
     /// Issue 36: a package Nordic's bootloaders cannot verify (SHA-512), in a store that took
     /// it, makes the rollout unusable with `flash`'s error before any device is claimed or
@@ -25,6 +25,30 @@ final class GatewayRefusalTests: XCTestCase {
         XCTAssertEqual(gateway.claims(), [])
         let device = GatewayTestBench.address(0)
         XCTAssertEqual(gateway.centrals[device]?.snapshots.first?.connectionAttempts, 0)
+    }
+
+    /// A fleet's state file given as the store: its rollout keeps no package, so the gateway
+    /// says once that it cannot use it and claims none of its devices (each of them would be
+    /// given back: the package is not loaded).
+    func testAFleetStateFileIsNoRolloutToUpdateFrom() async throws {
+        let bench = try GatewayTestBench(self)
+        // as `FleetStateFile` makes it: the inventory's devices and file, no package
+        let inventory = #"{"defaults": {"package": "app.zip"}, "devices": [{"device": "C0:DE:00:02:00:00"}]}"#
+        let store = try bench.openStore()
+        try await store.create(
+            RolloutSpec(
+                name: "crc32:00000000:80", packages: [],
+                devices: [RolloutDevice(device: GatewayTestBench.address(0), packageSHA256: nil)],
+                inventory: RolloutInventory(bytes: Data(inventory.utf8), folder: bench.folder.path)))
+        await store.close()
+        let gateway = try bench.gateway("gw", sees: [0])
+        await gateway.run()
+        let reasons = gateway.events.withLock {
+            $0.compactMap { if case .rolloutUnusable(_, let reason) = $0.event { reason } else { nil } }
+        }
+        XCTAssertEqual(reasons.count, 1, "\(reasons)")
+        XCTAssertTrue(reasons.first?.contains("keeps no package") ?? false, "\(reasons)")
+        XCTAssertEqual(gateway.claims(), [])
     }
 
     /// A store that refuses the gateway (its role lacks the gateway's grants) is no outage: the
