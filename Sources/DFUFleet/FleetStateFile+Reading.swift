@@ -28,6 +28,20 @@ extension FleetStateFile {
         }
     }
 
+    /// Why a store whose rollouts are not this inventory's is refused, and what to do: a state
+    /// file of another inventory may be deleted, while a store with packages is a rollout store
+    /// (`rollout create` made it, for gateways), which the fleet must leave alone.
+    static func notThisInventorys(_ url: URL, _ store: EmbeddedRolloutStore, rollouts: [String]) async throws
+        -> String
+    {
+        for rollout in rollouts where try await !store.packages(of: rollout).isEmpty {
+            return "\(url.path) is a rollout store (rollout \(rollout)), not a fleet's state file; "
+                + "give another --state file (gateways update its rollouts: "
+                + "`dfu-update gateway --store \(url.path)`)"
+        }
+        return "\(url.path) records a rollout of another inventory; delete it, or give another --state file"
+    }
+
     /// A device the store has as `completed` or `skipped`, with the package and version its
     /// report names.
     static func entry(_ device: DeviceStatus) -> (String, Entry)? {

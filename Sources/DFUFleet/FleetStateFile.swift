@@ -60,9 +60,7 @@ public final class FleetStateFile: Sendable {
         do {
             let rollouts = try await opened.rollouts()
             guard rollouts.allSatisfy({ $0 == inventory }) else {
-                throw FleetInventoryError(
-                    "\(url.path) records a rollout of another inventory; delete it, or give another --state file"
-                )
+                throw FleetInventoryError(try await Self.notThisInventorys(url, opened, rollouts: rollouts))
             }
             let status = rollouts.isEmpty ? nil : try await opened.status(of: inventory)
             if let state = status?.summary.state,

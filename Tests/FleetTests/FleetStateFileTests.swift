@@ -38,7 +38,9 @@ final class FleetStateFileTests: XCTestCase {
                 + "delete it to start afresh, or give another --state file")
     }
 
-    func testAStoreWithAnotherRolloutIsAnotherInventorys() async throws {
+    /// A rollout store (`rollout create`'s, with packages) given as the state file is refused
+    /// without the advice to delete it: its rollouts are for gateways.
+    func testARolloutStoreIsNoStateFile() async throws {
         let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("rollouts.sqlite")
         let store = try EmbeddedRolloutStore(path: url.path)
         let package = RolloutPackage(name: "app", bytes: Data([1]))
@@ -46,6 +48,23 @@ final class FleetStateFileTests: XCTestCase {
             RolloutSpec(
                 name: "spring", packages: [package],
                 devices: [RolloutDevice(device: "C0:DE:00:00:00:00", packageSHA256: package.sha256)]))
+        await store.close()
+        let refused = await refusal(opening: url)
+        XCTAssertEqual(
+            refused,
+            "\(url.path) is a rollout store (rollout spring), not a fleet's state file; give another "
+                + "--state file (gateways update its rollouts: `dfu-update gateway --store \(url.path)`)")
+    }
+
+    /// The state file of another inventory (a rollout without packages) may be deleted.
+    func testAStateFileOfAnotherInventoryIsRefused() async throws {
+        let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("state.sqlite")
+        let store = try EmbeddedRolloutStore(path: url.path)
+        try await store.create(
+            RolloutSpec(
+                name: "crc32:00000001:10", packages: [],
+                devices: [RolloutDevice(device: "C0:DE:00:00:00:00", packageSHA256: nil)],
+                inventory: RolloutInventory(bytes: Data(), folder: "")))
         await store.close()
         let refused = await refusal(opening: url)
         XCTAssertEqual(
