@@ -36,6 +36,41 @@ final class FleetOutputFileCLITests: XCTestCase {
         }
     }
 
+    /// A `--report` or `--state` file that is a file the run reads (the inventory, through a
+    /// link too, a package or its init packet) or the other one of the two is refused before any
+    /// device is touched, and the file is left as it was.
+    func testAFileTheRunReadsIsNeverWrittenOver() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let inventory = try FleetFixtures.oneDeviceInventory(in: folder)
+        let link = folder.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: inventory.path)
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        let files = try [inventory.path, path("app.bin"), path("app.dat")].map {
+            try Data(contentsOf: URL(fileURLWithPath: $0))
+        }
+        let cases = [
+            (["--report", inventory.path], "--report \(inventory.path) is the inventory"),
+            (["--report", link], "--report \(link) is the inventory"),
+            (["--state", inventory.path], "--state \(inventory.path) is the inventory"),
+            (["--state", path("s.sqlite"), "--report", path("s.sqlite")], "is the --state file"),
+            (["--report", path("app.bin")], "is a package the inventory names"),
+            (["--state", path("app.dat")], "is the init packet of a package the inventory names"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await CLIRunner.run(["fleet", inventory.path, "--json"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stdoutText)")
+            let error = try run.errorObject()
+            XCTAssertEqual(try error.string("class"), "usage")
+            let said = try error.string("message")
+            XCTAssertTrue(said.contains(message), said)
+        }
+        let after = try [inventory.path, path("app.bin"), path("app.dat")].map {
+            try Data(contentsOf: URL(fileURLWithPath: $0))
+        }
+        XCTAssertEqual(after, files, "a file the run reads was written over")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("s.sqlite")))
+    }
+
     /// A report that cannot be written after the updates, its folder checked and writable
     /// before them (here a disk that filled meanwhile: a full tmpfs of one page), is told in our
     /// words: what, where, and what to try, not Foundation's.

@@ -77,6 +77,19 @@ struct FleetCommand: ContractCommand, OptionChecks {
                 throw ValidationError(problem)
             }
         }
+        let inventoryFile = (name: "the inventory", path: inventory)
+        let stateFile = state.map { (name: "the --state file", path: $0) }
+        try refuseWritingOver(state, option: "--state", inputs: [inventoryFile])
+        try refuseWritingOver(
+            report, option: "--report", inputs: [inventoryFile] + [stateFile].compactMap { $0 })
+    }
+
+    private func refuseWritingOver(_ path: String?, option: String, inputs: [(name: String, path: String)])
+        throws
+    {
+        if let path, let problem = OutputFilePath.overwrites(path, option: option, inputs: inputs) {
+            throw ValidationError(problem)
+        }
     }
 
     func run() async throws {

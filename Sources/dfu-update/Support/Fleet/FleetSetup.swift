@@ -26,6 +26,7 @@ struct FleetSetup {
         var inventory = try Self.inventory(at: command.inventory)
         if command.device.update.force { inventory.defaults.force = true }
         let packages = try Self.packages(inventory.packagePaths)
+        try Self.checkNoPackageWrittenOver(command, packagePaths: inventory.packagePaths)
 
         var adapters: [FleetAdapter] = []
         var simulated: [String: SimulatedCentral] = [:]
@@ -59,6 +60,24 @@ struct FleetSetup {
                 state: state)
         }
         self.simulated = simulated
+    }
+
+    /// Refuses a `--report` or `--state` file that is one of the packages the inventory names
+    /// (or the init packet read beside a bare image): the run would write over it.
+    private static func checkNoPackageWrittenOver(_ command: FleetCommand, packagePaths: [String]) throws {
+        let initPackets = packagePaths.map {
+            URL(fileURLWithPath: $0).deletingPathExtension().appendingPathExtension("dat").path
+        }
+        let inputs =
+            packagePaths.map { (name: "a package the inventory names", path: $0) }
+            + initPackets.filter { FileManager.default.fileExists(atPath: $0) }.map {
+                (name: "the init packet of a package the inventory names", path: $0)
+            }
+        for (option, path) in [("--report", command.report), ("--state", command.state)] {
+            if let path, let problem = OutputFilePath.overwrites(path, option: option, inputs: inputs) {
+                throw CommandFailure(errorClass: "usage", message: problem, exitCode: .usage)
+            }
+        }
     }
 
     /// The BlueZ adapters named with `--adapter` or in the inventory; the first adapter when none is.
