@@ -27,6 +27,28 @@ enum OutputFilePath {
         return nil
     }
 
+    /// Why `path` must not be written over: it is one of `inputs` (a name for each, such as
+    /// "the inventory"), which the run reads and an operator keeps; nil when it is none of them.
+    static func overwrites(_ path: String, option: String, inputs: [(name: String, path: String)]) -> String?
+    {
+        guard let input = inputs.first(where: { sameFile(path, $0.path) }) else { return nil }
+        return "\(option) \(path) is \(input.name); name another file, or it would be written over"
+    }
+
+    /// Whether the two paths name one file: the same file on disk (through a link or another
+    /// spelling of the path), or for a file not made yet, the same path.
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat()
+        var other = stat()
+        if stat(first, &one) == 0, stat(second, &other) == 0 {
+            return one.st_dev == other.st_dev && one.st_ino == other.st_ino
+        }
+        let resolved = { (path: String) in
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return resolved(first) == resolved(second)
+    }
+
     /// Why writing `path` failed once `problem` had found it writable, in our words: what
     /// `problem` finds now (the folder removed meanwhile, or made read-only), else the system's
     /// reason (a full disk) and what to try.
