@@ -25,10 +25,16 @@ final class FleetOutputFileCLITests: XCTestCase {
             (["--report", pipe], "--report \(pipe) is not a regular file"),
             (["--state", pipe], "--state \(pipe) is not a regular file"),
         ]
+        try await assertRefused(inventory, cases)
+    }
+
+    /// Runs `fleet INVENTORY --json` with each case's arguments: a usage error (exit 64) whose
+    /// message contains the case's text, and the error object alone (no device was planned or
+    /// updated).
+    private func assertRefused(_ inventory: URL, _ cases: [([String], String)]) async throws {
         for (arguments, message) in cases {
             let run = try await CLIRunner.run(["fleet", inventory.path, "--json"] + arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stdoutText)")
-            // the error object alone: no device was planned or updated
             let error = try run.errorObject()
             XCTAssertEqual(try error.string("class"), "usage")
             let said = try error.string("message")
@@ -56,14 +62,7 @@ final class FleetOutputFileCLITests: XCTestCase {
             (["--report", path("app.bin")], "is a package the inventory names"),
             (["--state", path("app.dat")], "is the init packet of a package the inventory names"),
         ]
-        for (arguments, message) in cases {
-            let run = try await CLIRunner.run(["fleet", inventory.path, "--json"] + arguments)
-            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stdoutText)")
-            let error = try run.errorObject()
-            XCTAssertEqual(try error.string("class"), "usage")
-            let said = try error.string("message")
-            XCTAssertTrue(said.contains(message), said)
-        }
+        try await assertRefused(inventory, cases)
         let after = try [inventory.path, path("app.bin"), path("app.dat")].map {
             try Data(contentsOf: URL(fileURLWithPath: $0))
         }

@@ -41,15 +41,11 @@ final class FleetStateFileTests: XCTestCase {
     /// A rollout store (`rollout create`'s, with packages) given as the state file is refused
     /// without the advice to delete it: its rollouts are for gateways.
     func testARolloutStoreIsNoStateFile() async throws {
-        let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("rollouts.sqlite")
-        let store = try EmbeddedRolloutStore(path: url.path)
         let package = RolloutPackage(name: "app", bytes: Data([1]))
-        try await store.create(
-            RolloutSpec(
+        let (url, refused) = try await refusal(
+            ofStoreWith: RolloutSpec(
                 name: "spring", packages: [package],
                 devices: [RolloutDevice(device: "C0:DE:00:00:00:00", packageSHA256: package.sha256)]))
-        await store.close()
-        let refused = await refusal(opening: url)
         XCTAssertEqual(
             refused,
             "\(url.path) is a rollout store (rollout spring), not a fleet's state file; give another "
@@ -58,18 +54,23 @@ final class FleetStateFileTests: XCTestCase {
 
     /// The state file of another inventory (a rollout without packages) may be deleted.
     func testAStateFileOfAnotherInventoryIsRefused() async throws {
-        let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("state.sqlite")
-        let store = try EmbeddedRolloutStore(path: url.path)
-        try await store.create(
-            RolloutSpec(
+        let (url, refused) = try await refusal(
+            ofStoreWith: RolloutSpec(
                 name: "crc32:00000001:10", packages: [],
                 devices: [RolloutDevice(device: "C0:DE:00:00:00:00", packageSHA256: nil)],
                 inventory: RolloutInventory(bytes: Data(), folder: "")))
-        await store.close()
-        let refused = await refusal(opening: url)
         XCTAssertEqual(
             refused,
             "\(url.path) records a rollout of another inventory; delete it, or give another --state file")
+    }
+
+    /// A store holding the rollout `spec` alone, and why it is refused as the state file.
+    private func refusal(ofStoreWith spec: RolloutSpec) async throws -> (URL, String?) {
+        let url = try FleetFixtures.temporaryFolder(self).appendingPathComponent("rollouts.sqlite")
+        let store = try EmbeddedRolloutStore(path: url.path)
+        try await store.create(spec)
+        await store.close()
+        return (url, await refusal(opening: url))
     }
 
     /// The state file of a fleet of `devices` as the fleet leaves it after its first write

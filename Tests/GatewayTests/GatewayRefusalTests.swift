@@ -16,9 +16,7 @@ final class GatewayRefusalTests: XCTestCase {
         try await bench.createRollout("sha512", devices: 1, bytes: Data(SHA512Package.bytes))
         let gateway = try bench.gateway("gw", sees: [0])
         await gateway.run()
-        let reasons = gateway.events.withLock {
-            $0.compactMap { if case .rolloutUnusable(_, let reason) = $0.event { reason } else { nil } }
-        }
+        let reasons = gateway.unusableReasons()
         XCTAssertEqual(reasons.count, 1, "\(reasons)")
         XCTAssertTrue(reasons.first?.hasPrefix("unsupported_hash_type: ") ?? false, "\(reasons)")
         XCTAssertTrue(reasons.first?.contains("sha512") ?? false, "\(reasons)")
@@ -43,9 +41,7 @@ final class GatewayRefusalTests: XCTestCase {
         await store.close()
         let gateway = try bench.gateway("gw", sees: [0])
         await gateway.run()
-        let reasons = gateway.events.withLock {
-            $0.compactMap { if case .rolloutUnusable(_, let reason) = $0.event { reason } else { nil } }
-        }
+        let reasons = gateway.unusableReasons()
         XCTAssertEqual(reasons.count, 1, "\(reasons)")
         XCTAssertTrue(reasons.first?.contains("keeps no package") ?? false, "\(reasons)")
         XCTAssertEqual(gateway.claims(), [])

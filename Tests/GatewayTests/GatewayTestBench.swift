@@ -173,6 +173,13 @@ final class TestGateway: Sendable {
         }
     }
 
+    /// The reasons of its `rolloutUnusable` events, in order.
+    func unusableReasons() -> [String] {
+        events.withLock {
+            $0.compactMap { if case .rolloutUnusable(_, let reason) = $0.event { reason } else { nil } }
+        }
+    }
+
     func released() -> [String] {
         events.withLock {
             $0.compactMap { if case .released(let claim, _) = $0.event { claim.device } else { nil } }
