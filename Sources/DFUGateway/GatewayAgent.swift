@@ -106,7 +106,7 @@ final class GatewayLoop: Sendable {
     private func claimWork(group: inout TaskGroup<Void>) async throws -> (Sighting, Bool) {
         var free = configuration.concurrency - state.withLock { $0.slotsTaken }
         // full: nothing to ask the store (the running updates renew their own leases)
-        guard free > 0 else { return (Sighting(simulated: [], heard: []), false) }
+        guard free > 0 else { return (Sighting(simulated: [], heardOn: [:]), false) }
         let rollouts = try await self.rollouts(fresh: false)
         let seen = await agent.reach.seen(within: configuration.scanWindow)
         metrics.sawDevices(seen.count)
@@ -161,8 +161,13 @@ final class GatewayLoop: Sendable {
                 state.reporting.remove(identifier)
                 // with its result recorded, or set aside, no later batch names it (nor makes a
                 // claim short)
-                if end != .givenBack { state.queue[claim.rollout]?.remove(claim.device) }
-                if end == .setAside { state.setAside[claim.rollout, default: []].insert(claim.device) }
+                if end == .recorded || end == .setAside { state.queue[claim.rollout]?.remove(claim.device) }
+                switch end {
+                case .setAside: state.setAside[claim.rollout, default: []].insert(claim.device)
+                case .notHeardOn(let adapter):
+                    state.pinned[claim.rollout, default: [:]][claim.device] = adapter
+                case .recorded, .givenBack: break
+                }
             }
             self.wakeup.signal()
         }

@@ -35,13 +35,16 @@ struct GatewayDeviceRun: Sendable {
         /// not start it): claiming it again would end the same way at once, so this run of the
         /// gateway leaves it to the others.
         case setAside
+        /// Not found on the adapter its inventory entry names (heard on another one): given
+        /// back, and claimed here again once that adapter hears it.
+        case notHeardOn(String)
     }
 
     /// Updates the device, then reports its result or gives it back.
     func run() async -> End {
-        let fleet: Fleet
+        let (fleet, pinned): (Fleet, String?)
         do {
-            fleet = try await makeFleet()
+            (fleet, pinned) = try await makeFleet()
         } catch RolloutStoreError.storage(let failure) where failure.isOutage {
             return await release("its inventory entry could not be read: \(failure.message)")
         } catch let error as RolloutStoreError {
@@ -70,7 +73,13 @@ struct GatewayDeviceRun: Sendable {
             emit(.leaseLost(claim, reason: lost))
             return .givenBack
         }
-        if notFound.withLock({ $0 }) { return await release("not found") }
+        if notFound.withLock({ $0 }) {
+            guard let pinned else { return await release("not found") }
+            _ = await release(
+                "not found on \(pinned), the adapter its inventory entry names; "
+                    + "this gateway takes it again once \(pinned) hears it")
+            return .notHeardOn(pinned)
+        }
         guard let report, report.result != .notStarted else {
             return await release(
                 "not started" + (report?.reason.map { ": \($0)" } ?? ""), setAside: !Task.isCancelled)
@@ -84,15 +93,19 @@ struct GatewayDeviceRun: Sendable {
         return await self.report(report, keeper: keeper) ? .recorded : .givenBack
     }
 
-    /// A fleet of this one device, with the rollout's rules, on the adapters that reach it. The
-    /// rollout's canary and failure limit are the store's, so the fleet has neither.
-    private func makeFleet() async throws -> Fleet {
+    /// A fleet of this one device, with the rollout's rules, on the adapters that reach it, and
+    /// the adapter its inventory entry names, if any (none for a simulated device, on an adapter
+    /// of its own). The rollout's canary and failure limit are the store's, so the fleet has
+    /// neither.
+    private func makeFleet() async throws -> (Fleet, pinned: String?) {
         guard let listed = try await context.inventory(for: claim, device: device, store: store) else {
             throw FleetInventoryError("the rollout's inventory does not list it")
         }
         var inventory = listed.inventory
         let adapters = reach.adapters(for: device)
-        if reach.isSimulated(device) { inventory.devices[0].adapter = adapters.first?.name }
+        let simulated = reach.isSimulated(device)
+        if simulated { inventory.devices[0].adapter = adapters.first?.name }
+        let pinned = simulated ? nil : inventory.devices[0].adapter ?? inventory.defaults.adapter
         var options = configuration.fleet
         options.concurrency = 1
         options.canary = 0
@@ -102,7 +115,8 @@ struct GatewayDeviceRun: Sendable {
         options.handsProbeLinkToUpdate = true
         options.reservedAddresses = listed.neighbours
         let packages = context.packages.filter { inventory.packagePaths.contains($0.key) }
-        return try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
+        let fleet = try Fleet(inventory: inventory, packages: packages, adapters: adapters, options: options)
+        return (fleet, pinned)
     }
 
     /// Reports the result, trying again while the store is away, as long as the lease is this

@@ -17,9 +17,10 @@ extension GatewayLoop {
         let size = max(Self.smallestBatch, limit * Self.candidatesPerDevice)
         return state.withLock { state in
             let running = state.running
+            let pinned = state.pinned[rollout, default: [:]]
             return state.queue[rollout, default: ClaimQueue()].first(size) { device in
                 let identifier = DeviceIdentifier(device)
-                return running[identifier] == nil && seen.contains(identifier)
+                return running[identifier] == nil && seen.contains(identifier, on: pinned[device])
             }
         }
     }

@@ -28,6 +28,10 @@ struct GatewayLoopState {
     /// (`GatewayDeviceRun.End.setAside`): not claimed again, and no work when it decides
     /// whether it is idle.
     var setAside: [String: Set<String>] = [:]
+    /// Of each rollout, the devices this gateway did not find on the adapter their inventory
+    /// entry names, with that adapter (`GatewayDeviceRun.End.notHeardOn`): claimed again, and
+    /// work when it decides whether it is idle, only once that adapter hears them.
+    var pinned: [String: [String: String]] = [:]
     /// Paused rollouts the gateway said it waits for (`waiting`), until they are no longer.
     var waitingFor: Set<String> = []
     var storeAway = false

@@ -29,26 +29,36 @@ public struct GatewayReach: Sendable {
     /// `window` (an address is also taken for the one below it, where an application whose
     /// update was interrupted waits in its bootloader; protocol doc §0.4).
     func seen(within window: Duration) async -> Sighting {
-        guard !adapters.isEmpty else { return Sighting(simulated: simulatedIdentifiers, heard: []) }
-        let heard = await withTaskGroup(of: [DeviceIdentifier].self) { group in
-            for central in adapters.flatMap(\.centrals) {
-                group.addTask {
-                    var identifiers: [DeviceIdentifier] = []
-                    do {
-                        for try await advertisement in central.scan(ScanFilter(), timeout: window) {
-                            identifiers.append(.address(advertisement.address))
-                            identifiers.append(.address(advertisement.address.decremented))
-                            if let name = advertisement.name { identifiers.append(.name(name)) }
-                        }
-                    } catch {
-                        // An adapter that cannot scan sees nothing this time.
-                    }
-                    return identifiers
+        guard !adapters.isEmpty else { return Sighting(simulated: simulatedIdentifiers, heardOn: [:]) }
+        let heard = await withTaskGroup(of: (adapter: String, identifiers: [DeviceIdentifier]).self) {
+            group in
+            for adapter in adapters {
+                for central in adapter.centrals {
+                    group.addTask { (adapter.name, await Self.hear(central, within: window)) }
                 }
             }
-            return await group.reduce(into: []) { $0 += $1 }
+            return await group.reduce(into: [DeviceIdentifier: Set<String>]()) { heardOn, heard in
+                for identifier in heard.identifiers { heardOn[identifier, default: []].insert(heard.adapter) }
+            }
         }
-        return Sighting(simulated: simulatedIdentifiers, heard: Set(heard))
+        return Sighting(simulated: simulatedIdentifiers, heardOn: heard)
+    }
+
+    /// What one scan of `central` hears within `window`: each address, the address below it,
+    /// and each name.
+    private static func hear(_ central: any GATTCentral, within window: Duration) async -> [DeviceIdentifier]
+    {
+        var identifiers: [DeviceIdentifier] = []
+        do {
+            for try await advertisement in central.scan(ScanFilter(), timeout: window) {
+                identifiers.append(.address(advertisement.address))
+                identifiers.append(.address(advertisement.address.decremented))
+                if let name = advertisement.name { identifiers.append(.name(name)) }
+            }
+        } catch {
+            // An adapter that cannot scan hears nothing this time.
+        }
+        return identifiers
     }
 }
 
@@ -59,11 +69,21 @@ struct Sighting: Sendable {
     let simulated: Set<DeviceIdentifier>
     /// Heard by the adapters, none of them simulated.
     let heard: Set<DeviceIdentifier>
+    /// The names of the adapters that heard each of `heard`.
+    private let heardOn: [DeviceIdentifier: Set<String>]
 
-    init(simulated: Set<DeviceIdentifier>, heard: Set<DeviceIdentifier>) {
+    init(simulated: Set<DeviceIdentifier>, heardOn: [DeviceIdentifier: Set<String>]) {
         self.simulated = simulated
         // filtered: the walk follows what was heard, not the simulated devices
-        self.heard = heard.filter { !simulated.contains($0) }
+        self.heardOn = heardOn.filter { !simulated.contains($0.key) }
+        heard = Set(self.heardOn.keys)
+    }
+
+    /// Whether the device was seen, and heard by `adapter` when one is named (a simulated
+    /// device is on an adapter of its own, whatever its entry names).
+    func contains(_ identifier: DeviceIdentifier, on adapter: String?) -> Bool {
+        guard let adapter, !simulated.contains(identifier) else { return contains(identifier) }
+        return heardOn[identifier]?.contains(adapter) == true
     }
 
     var count: Int { simulated.count + heard.count }

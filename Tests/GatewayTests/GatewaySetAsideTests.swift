@@ -4,7 +4,9 @@ import Foundation
 import XCTest
 
 /// A device a gateway gives back for a reason of its own is not claimed by it again in the
-/// same run: claiming it again would end the same way at once, and over and over.
+/// same run, and one it did not find on the adapter its inventory entry names is claimed again
+/// only once that adapter hears it: claiming either again at once would end the same way, over
+/// and over.
 final class GatewaySetAsideTests: XCTestCase {
     /// A rollout whose inventory puts one device on an adapter this gateway does not use: the
     /// gateway gives that device back once, saying why, updates the others and, with nothing
@@ -14,7 +16,7 @@ final class GatewaySetAsideTests: XCTestCase {
         let elsewhere = GatewayTestBench.address(0)
         try await bench.createRollout(
             "spring", devices: 3, withInventory: true, entryMembers: [0: #""adapter": "hci1""#])
-        let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapter: "hci0")
+        let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapters: ["hci0"])
         let running = Task { await gateway.run() }
         let ended = try? await gateway.poll("exited") {
             gateway.events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } }
@@ -39,5 +41,38 @@ final class GatewaySetAsideTests: XCTestCase {
         await store.close()
         XCTAssertNotNil(device)
         XCTAssertNil(device?.result)
+    }
+
+    /// A device heard on one adapter whose inventory entry names another, which does not hear
+    /// it: the gateway gives it back once (not found there), updates the others and exits.
+    func testADeviceNotFoundOnItsAdapterWaitsUntilThatAdapterHearsIt() async throws {
+        let bench = try GatewayTestBench(self)
+        let pinned = GatewayTestBench.address(0)
+        try await bench.createRollout(
+            "spring", devices: 3, withInventory: true, entryMembers: [0: #""adapter": "hci1""#])
+        let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapters: ["hci0", "hci1"]) {
+            $0.fleet.discoveryTimeout = .milliseconds(200)
+        }
+        let running = Task { await gateway.run() }
+        let ended = try? await gateway.poll("exited") {
+            gateway.events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } }
+                ? true : nil
+        }
+        running.cancel()
+        await running.value
+        XCTAssertEqual(ended, true, "the gateway did not find itself idle")
+        XCTAssertEqual(gateway.released(), [pinned], "given back more than once, or not at all")
+        let reasons = gateway.events.withLock { events in
+            events.compactMap { if case .released(_, let reason) = $0.event { reason } else { nil } }
+        }
+        XCTAssertEqual(
+            reasons,
+            [
+                "not found on hci1, the adapter its inventory entry names; "
+                    + "this gateway takes it again once hci1 hears it"
+            ])
+        XCTAssertEqual(
+            gateway.reported(),
+            [GatewayTestBench.address(1): .completed, GatewayTestBench.address(2): .completed])
     }
 }

@@ -74,12 +74,13 @@ final class GatewayTestBench: Sendable {
     func openStore() throws -> EmbeddedRolloutStore { try EmbeddedRolloutStore(path: storePath) }
 
     /// A gateway that sees the devices at `indices`, each simulated with `realTimeFactor`.
-    /// `store`: the store it uses (default: one of its own on the bench's file). `adapter`: the
-    /// name of an adapter the gateway scans, as it scans a Bluetooth adapter, to hear them all
-    /// (default: each device is a simulated device of its own, seen without a scan).
+    /// `store`: the store it uses (default: one of its own on the bench's file). `adapters`: the
+    /// names of adapters the gateway scans, as it scans Bluetooth adapters: the first hears
+    /// every device, the others none (default: none, each device is a simulated device of its
+    /// own, seen without a scan).
     func gateway(
         _ name: String, sees indices: [Int], realTimeFactor: Double = 0, faults: [Int: [String]] = [:],
-        store: (any RolloutStore)? = nil, adapter: String? = nil,
+        store: (any RolloutStore)? = nil, adapters names: [String] = [],
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> TestGateway {
         var simulated: [(device: DeviceIdentifier, adapter: FleetAdapter)] = []
@@ -91,7 +92,7 @@ final class GatewayTestBench: Sendable {
             spec.realTimeFactor = realTimeFactor
             let entry = FleetDeviceEntry(device: Self.address(index), simulate: spec)
             let configuration = try SimulatedDeviceConfiguration(fleetEntry: entry, index: index)
-            guard adapter == nil else {
+            guard names.isEmpty else {
                 scanned.append(configuration)
                 continue
             }
@@ -105,9 +106,9 @@ final class GatewayTestBench: Sendable {
         configuration.exitWhenIdle = true
         configure(&configuration)
         var adapters: [FleetAdapter] = []
-        if let adapter {
-            let (heard, heardCentrals) = try FleetAdapter.simulated(scanned, name: adapter)
-            adapters = [heard]
+        for (index, name) in names.enumerated() {
+            let (adapter, heardCentrals) = try FleetAdapter.simulated(index == 0 ? scanned : [], name: name)
+            adapters.append(adapter)
             for (device, central) in zip(scanned, heardCentrals) {
                 centrals[device.address.description] = central
             }
