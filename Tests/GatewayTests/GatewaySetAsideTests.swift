@@ -17,18 +17,10 @@ final class GatewaySetAsideTests: XCTestCase {
         try await bench.createRollout(
             "spring", devices: 3, withInventory: true, entryMembers: [0: #""adapter": "hci1""#])
         let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapters: ["hci0"])
-        let running = Task { await gateway.run() }
-        let ended = try? await gateway.poll("exited") {
-            gateway.events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } }
-                ? true : nil
-        }
-        running.cancel()
-        await running.value
-        XCTAssertEqual(ended, true, "the gateway did not find itself idle")
+        let idle = await gateway.runUntilIdle()
+        XCTAssertTrue(idle, "the gateway did not find itself idle")
         XCTAssertEqual(gateway.released(), [elsewhere], "given back more than once, or not at all")
-        let reasons = gateway.events.withLock { events in
-            events.compactMap { if case .released(_, let reason) = $0.event { reason } else { nil } }
-        }
+        let reasons = gateway.releaseReasons()
         XCTAssertTrue(
             reasons.first?.hasPrefix("this gateway cannot update it:") == true
                 && reasons.first?.hasSuffix("this gateway does not take it again until it restarts") == true,
@@ -53,18 +45,10 @@ final class GatewaySetAsideTests: XCTestCase {
         let gateway = try bench.gateway("gw1", sees: [0, 1, 2], adapters: ["hci0", "hci1"]) {
             $0.fleet.discoveryTimeout = .milliseconds(200)
         }
-        let running = Task { await gateway.run() }
-        let ended = try? await gateway.poll("exited") {
-            gateway.events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } }
-                ? true : nil
-        }
-        running.cancel()
-        await running.value
-        XCTAssertEqual(ended, true, "the gateway did not find itself idle")
+        let idle = await gateway.runUntilIdle()
+        XCTAssertTrue(idle, "the gateway did not find itself idle")
         XCTAssertEqual(gateway.released(), [pinned], "given back more than once, or not at all")
-        let reasons = gateway.events.withLock { events in
-            events.compactMap { if case .released(_, let reason) = $0.event { reason } else { nil } }
-        }
+        let reasons = gateway.releaseReasons()
         XCTAssertEqual(
             reasons,
             [

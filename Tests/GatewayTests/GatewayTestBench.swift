@@ -181,6 +181,25 @@ final class TestGateway: Sendable {
         }
     }
 
+    /// Runs the agent until it finds itself idle, for at most `timeout` (then stops it);
+    /// returns whether it did.
+    func runUntilIdle(within timeout: Duration = .seconds(30)) async -> Bool {
+        let running = Task { await run() }
+        let idle = try? await poll("found itself idle", within: timeout) {
+            events.withLock { $0.contains { if case .idle = $0.event { true } else { false } } } ? true : nil
+        }
+        running.cancel()
+        await running.value
+        return idle == true
+    }
+
+    /// The reasons of its `released` events, in order.
+    func releaseReasons() -> [String] {
+        events.withLock {
+            $0.compactMap { if case .released(_, let reason) = $0.event { reason } else { nil } }
+        }
+    }
+
     func released() -> [String] {
         events.withLock {
             $0.compactMap { if case .released(let claim, _) = $0.event { claim.device } else { nil } }
