@@ -32,7 +32,7 @@ public struct Fleet: Sendable {
         guard !adapters.isEmpty else { throw FleetInventoryError("no adapter to reach the devices through") }
         let names = Set(adapters.map(\.name))
         for entry in inventory.devices {
-            if let adapter = entry.adapter ?? inventory.defaults.adapter, !names.contains(adapter) {
+            if let adapter = inventory.adapter(of: entry), !names.contains(adapter) {
                 throw FleetInventoryError(
                     "device '\(entry.device)' names adapter '\(adapter)', which is not in use; "
                         + "pass it with --adapter")

@@ -29,6 +29,10 @@ public struct FleetInventory: Sendable, Equatable {
     /// Tried in order for a device without a package of its own; the first that matches wins.
     public var rules: [FleetRule]
 
+    /// The adapter the entry's device is to be reached through: its own, else the defaults'
+    /// (nil: any adapter in use).
+    public func adapter(of entry: FleetDeviceEntry) -> String? { entry.adapter ?? defaults.adapter }
+
     /// An inventory; throws when two entries name the same device.
     public init(defaults: Defaults = .init(), devices: [FleetDeviceEntry], rules: [FleetRule] = [])
         throws(FleetInventoryError)

@@ -32,7 +32,7 @@ extension FleetRun {
             if case .address(let address) = identifier, !named.contains(.address(address.incremented)) {
                 identifiers.append(.address(address.incremented))
             }
-            let adapter = (entry.adapter ?? fleet.inventory.defaults.adapter).flatMap { name in
+            let adapter = fleet.inventory.adapter(of: entry).flatMap { name in
                 fleet.adapters.firstIndex { $0.name == name }
             }
             return FleetDiscovery.Target(identifiers: identifiers, adapter: adapter)

@@ -161,12 +161,14 @@ final class GatewayLoop: Sendable {
                 state.reporting.remove(identifier)
                 // with its result recorded, or set aside, no later batch names it (nor makes a
                 // claim short)
-                if end == .recorded || end == .setAside { state.queue[claim.rollout]?.remove(claim.device) }
                 switch end {
-                case .setAside: state.setAside[claim.rollout, default: []].insert(claim.device)
+                case .recorded: state.queue[claim.rollout]?.remove(claim.device)
+                case .setAside:
+                    state.queue[claim.rollout]?.remove(claim.device)
+                    state.setAside[claim.rollout, default: []].insert(claim.device)
                 case .notHeardOn(let adapter):
                     state.pinned[claim.rollout, default: [:]][claim.device] = adapter
-                case .recorded, .givenBack: break
+                case .givenBack: break
                 }
             }
             self.wakeup.signal()

@@ -105,7 +105,7 @@ struct GatewayDeviceRun: Sendable {
         let adapters = reach.adapters(for: device)
         let simulated = reach.isSimulated(device)
         if simulated { inventory.devices[0].adapter = adapters.first?.name }
-        let pinned = simulated ? nil : inventory.devices[0].adapter ?? inventory.defaults.adapter
+        let pinned = simulated ? nil : inventory.adapter(of: inventory.devices[0])
         var options = configuration.fleet
         options.concurrency = 1
         options.canary = 0

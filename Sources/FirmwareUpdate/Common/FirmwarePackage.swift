@@ -19,7 +19,7 @@ public struct FirmwarePackage: Sendable {
         let name = url.relativePath
         try self.init(
             data: try DFUPackage.readFile(url, name: name), name: name,
-            initPacketFile: url.deletingPathExtension().appendingPathExtension("dat"), slotSize: slotSize)
+            initPacketFile: DFUPackage.initPacketFile(beside: url), slotSize: slotSize)
     }
 
     /// Reads a package from its bytes, a file known by `name` (whose extension tells a bare nRF5

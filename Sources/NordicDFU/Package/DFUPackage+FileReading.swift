@@ -8,13 +8,19 @@ extension DFUPackage {
         try self.init(fileData: try Self.readFile(url, name: url.relativePath), of: url)
     }
 
+    /// Where a bare `.bin` / `.hex` image's init packet is looked for: the `.dat` of the same
+    /// base name beside it.
+    public static func initPacketFile(beside image: URL) -> URL {
+        image.deletingPathExtension().appendingPathExtension("dat")
+    }
+
     /// The package in `data`, the bytes of the file at `url` already read (`readFile`), so that
     /// a caller that looked at them first does not read the file again. The extension tells a
     /// bare `.bin` / `.hex` apart; its `.dat` is read from beside `url`.
     package init(fileData data: Data, of url: URL) throws(DFUPackageError) {
         try self.init(
             fileData: data, name: url.relativePath,
-            initPacketFile: url.deletingPathExtension().appendingPathExtension("dat"))
+            initPacketFile: Self.initPacketFile(beside: url))
     }
 
     /// The package in `data`, a file's bytes known by `name`, whose extension tells a bare

@@ -66,7 +66,7 @@ struct FleetSetup {
     /// (or the init packet read beside a bare image): the run would write over it.
     private static func checkNoPackageWrittenOver(_ command: FleetCommand, packagePaths: [String]) throws {
         let initPackets = packagePaths.map {
-            URL(fileURLWithPath: $0).deletingPathExtension().appendingPathExtension("dat").path
+            DFUPackage.initPacketFile(beside: URL(fileURLWithPath: $0)).path
         }
         let inputs =
             packagePaths.map { (name: "a package the inventory names", path: $0) }
@@ -85,9 +85,7 @@ struct FleetSetup {
         -> [FleetAdapter]
     {
         var names = command.adapters
-        let named = inventory.devices.filter { $0.simulate == nil }.compactMap {
-            $0.adapter ?? inventory.defaults.adapter
-        }
+        let named = inventory.devices.filter { $0.simulate == nil }.compactMap(inventory.adapter(of:))
         for name in named where !names.contains(name) { names.append(name) }
         if names.isEmpty {
             return [
