@@ -6,26 +6,41 @@ extension FleetStateFile {
     /// What every SQLite file begins with.
     private static let sqliteHeader = Data("SQLite format 3\0".utf8)
 
-    /// Opens an existing file as a rollout store, or says why it is none.
+    /// Opens an existing file as a rollout store, or says why it is none. Only a file that is a
+    /// fleet's state (damaged, or kept by an earlier dfu-update) is said to be deletable: any
+    /// other file was given by mistake and is someone's.
     static func open(_ url: URL) throws(FleetInventoryError) -> EmbeddedRolloutStore {
-        let head = (try? FileHandle(forReadingFrom: url).read(upToCount: sqliteHeader.count)) ?? nil
-        guard head == sqliteHeader else {
-            if let head, FleetInventory.firstSignificantByte(of: head) == UInt8(ascii: "{") {
+        let other = "give another --state file (a path where no file is yet starts a new one)"
+        guard (try? FileHandle(forReadingFrom: url).read(upToCount: sqliteHeader.count)) == sqliteHeader
+        else {
+            if isEarlierJSONStateFile(url) {
                 throw FleetInventoryError(
                     "\(url.path) is a JSON state file of an earlier dfu-update, which this one does not read; "
-                        + "delete it to start afresh, or give another --state file")
+                        + "delete it to start afresh, or \(other)")
             }
             throw FleetInventoryError(
-                "\(url.path): not a fleet state file; delete it to start afresh, or give another --state file"
-            )
+                "\(url.path) is not a fleet's state file (the fleet keeps its state in an SQLite file "
+                    + "it makes itself); it is left as it was; \(other)")
         }
         do {
             return try EmbeddedRolloutStore(path: url.path)
+        } catch RolloutStoreError.storage(let failure) where failure.kind == .notAStore {
+            throw FleetInventoryError(
+                "\(url.path) is an SQLite database dfu-update did not make, not a fleet's state file; "
+                    + "it is left as it was; \(other)")
         } catch {
             throw FleetInventoryError(
-                "\(url.path): not a fleet state file (\(error)); delete it to start afresh, "
-                    + "or give another --state file")
+                "\(url.path): not readable as a fleet state file (\(error)); "
+                    + "if it is damaged, delete it to start afresh; or \(other)")
         }
+    }
+
+    /// Whether the file is what dfu-update before its SQLite state files kept: a JSON object
+    /// with the inventory's identity and the finished devices.
+    private static func isEarlierJSONStateFile(_ url: URL) -> Bool {
+        let object = (try? Data(contentsOf: url)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+        guard let members = object as? [String: Any] else { return false }
+        return members["inventory"] is String && members["devices"] is [String: Any]
     }
 
     /// Why a store whose rollouts are not this inventory's is refused, and what to do: a state

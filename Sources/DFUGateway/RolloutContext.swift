@@ -88,7 +88,7 @@ struct RolloutContext: Sendable {
     /// no gateway can update a device from.
     struct NoPackages: Error, CustomStringConvertible {
         var description: String {
-            "it keeps no package, so no device of it can be updated here (a fleet's --state file "
+            "it keeps no package, so none of its devices can be updated (a fleet's --state file "
                 + "records a fleet's run; give the gateway the store `rollout create` made)"
         }
     }

@@ -13,6 +13,9 @@ public struct StoreFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case notMigrated
         /// TLS was required and the server offers none, or the TLS handshake failed.
         case tls
+        /// The file is no rollout store: not an SQLite database, or another program's; it is
+        /// left as it was.
+        case notAStore
         /// Anything else: the message says what.
         case other
     }

@@ -186,7 +186,8 @@ final class FleetCLITests: XCTestCase {
         XCTAssertEqual(
             error?["message"] as? String,
             "\(state.path) is a JSON state file of an earlier dfu-update, which this one does not read; "
-                + "delete it to start afresh, or give another --state file")
+                + "delete it to start afresh, or give another --state file (a path where no file is yet "
+                + "starts a new one)")
     }
 
     /// `--metrics`: the run's series are served while it works, from its events.

@@ -1,10 +1,11 @@
 import DFUFleet
-import DFURollout
 import DFUSupport
 import FirmwareUpdate
 import Foundation
 import SimulatedFleet
 import XCTest
+
+@testable import DFURollout
 
 /// A state file is an embedded rollout store: what it refuses, and what the store shows.
 final class FleetStateFileTests: XCTestCase {
@@ -24,10 +25,33 @@ final class FleetStateFileTests: XCTestCase {
         }
     }
 
-    func testAFileThatIsNoStoreIsRefusedWithWhatToDo() async throws {
-        let refusal = try await refusal(Data("device,package\n".utf8))
+    /// A file given as `--state` by mistake (an inventory, a fleet's report) is someone's: the
+    /// refusal says to give another file, never to delete it.
+    func testAFileThatIsNoStateFileIsRefusedWithoutAdviceToDeleteIt() async throws {
+        let report = #"{"devices": [{"device": "C0:DE:00:00:00:01", "result": "completed"}], "summary": {}}"#
+        for contents in ["device,package\n", report, "[]"] {
+            let refusal = try await refusal(Data(contents.utf8))
+            XCTAssertEqual(
+                refusal,
+                "FILE is not a fleet's state file (the fleet keeps its state in an SQLite file it makes "
+                    + "itself); it is left as it was; give another --state file (a path where no file is "
+                    + "yet starts a new one)", contents)
+        }
+    }
+
+    func testAnotherProgramsDatabaseIsRefusedAndLeftAsItWas() async throws {
+        let folder = try FleetFixtures.temporaryFolder(self)
+        let url = folder.appendingPathComponent("notes.db")
+        let database = try SQLiteConnection(path: url.path)
+        try database.execute("CREATE TABLE notes (body TEXT)")
+        database.close()
+        let before = try Data(contentsOf: url)
+        let refused = await refusal(opening: url)
         XCTAssertEqual(
-            refusal, "FILE: not a fleet state file; delete it to start afresh, or give another --state file")
+            refused,
+            "\(url.path) is an SQLite database dfu-update did not make, not a fleet's state file; it is "
+                + "left as it was; give another --state file (a path where no file is yet starts a new one)")
+        XCTAssertEqual(try Data(contentsOf: url), before)
     }
 
     func testAnEarlierJSONStateFileIsRefusedWithWhatToDo() async throws {
@@ -35,7 +59,8 @@ final class FleetStateFileTests: XCTestCase {
         XCTAssertEqual(
             refusal,
             "FILE is a JSON state file of an earlier dfu-update, which this one does not read; "
-                + "delete it to start afresh, or give another --state file")
+                + "delete it to start afresh, or give another --state file (a path where no file is yet "
+                + "starts a new one)")
     }
 
     /// A rollout store (`rollout create`'s, with packages) given as the state file is refused

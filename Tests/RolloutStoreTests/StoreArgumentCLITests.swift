@@ -56,10 +56,38 @@ final class StoreArgumentCLITests: XCTestCase {
         let file = folder.appendingPathComponent("app.zip")
         try Data(repeating: 0x50, count: 4096).write(to: file)
         let failed = try await RolloutCLI.run(["list", "--store", file.path])
-        XCTAssertEqual(failed.status, 1)
-        let message = try failed.object.object("error").string("message")
+        XCTAssertEqual(failed.status, 64)
+        let error = try failed.object.object("error")
+        XCTAssertEqual(try error.string("class"), "not_a_store")
+        let message = try error.string("message")
         XCTAssertTrue(message.contains("\(file.path) is not a rollout store"), message)
         XCTAssertFalse(message.contains("PRAGMA"), message)
+    }
+
+    /// Another program's SQLite database given as the store is refused by every command, the
+    /// gateway's too, and keeps its bytes: a store is never made inside it.
+    func testAnotherProgramsDatabaseIsNoStore() async throws {
+        let folder = try RolloutCLI.temporaryFolder(self)
+        let inventory = try RolloutCLI.inventory(devices: 1, in: folder).path
+        let database = try EmbeddedForeignDatabaseTests.anotherProgramsDatabase(in: folder)
+        let before = try Data(contentsOf: database)
+        for command in [
+            ["rollout", "create", "spring", inventory], ["rollout", "list"], ["rollout", "migrate"],
+            ["gateway", "--exit-when-idle"],
+        ] {
+            let failed = try await CLIRunner.run(command + ["--store", database.path, "--json"])
+            XCTAssertEqual(failed.status, 64, "\(command): \(failed.stdoutText) \(failed.stderr)")
+            let error = try failed.errorObject()
+            XCTAssertEqual(try error.string("class"), "not_a_store", "\(command)")
+            XCTAssertTrue(
+                try error.string("message").hasPrefix(
+                    "\(database.path) is an SQLite database of another program (its tables: notes, tags)"),
+                "\(command)")
+        }
+        XCTAssertEqual(try Data(contentsOf: database), before)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+            ["app.zip", "notes.db", "rollout.json"])
     }
 
     func testOnlyCreateAndMigrateMakeANewStoreFile() async throws {

@@ -14,6 +14,7 @@ public actor EmbeddedRolloutStore: RolloutStore {
     public init(path: String, clock: any RolloutClock = SystemRolloutClock()) throws {
         connection = try SQLiteConnection(path: path)
         self.clock = clock
+        try EmbeddedSchema.refuseAnotherProgramsDatabase(connection)
         try connection.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
         try EmbeddedSchema.migrate(connection)

@@ -83,6 +83,25 @@ enum EmbeddedSchema {
         ALTER TABLE devices ADD COLUMN inventory_entry_alone BLOB;
         """
 
+    /// Throws when the file is an SQLite database this program did not make (no schema version,
+    /// yet tables): `--store` or `--state` naming another program's database by mistake. Runs
+    /// before anything is written, so such a file is left as it was (its journal mode too).
+    static func refuseAnotherProgramsDatabase(_ connection: SQLiteConnection) throws {
+        let version = try connection.query("PRAGMA user_version").first?.int(0) ?? 0
+        guard version == 0 else { return }
+        let tables = try connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 4"
+        ).compactMap { $0.text(0) }
+        guard !tables.isEmpty else { return }
+        let named = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
+        throw RolloutStoreError.storage(
+            StoreFailure(
+                .notAStore,
+                "\(connection.path) is an SQLite database of another program (its tables: \(named)), "
+                    + "not a rollout store; it is left as it was; give the store's file, "
+                    + "or a new file ending in .sqlite, .sqlite3 or .db"))
+    }
+
     /// Brings the file to `version`, in one transaction; a newer file than this code is refused.
     static func migrate(_ connection: SQLiteConnection) throws {
         try connection.writeTransaction {

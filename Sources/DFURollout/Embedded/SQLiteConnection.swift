@@ -8,7 +8,7 @@ import Foundation
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     /// The file, for messages.
-    private let path: String
+    let path: String
     /// Prepared statements by their SQL text, each reset after its call.
     private var prepared: [String: OpaquePointer] = [:]
     /// The most texts kept prepared; beyond them a statement is finalized after its call (texts
@@ -132,7 +132,7 @@ final class SQLiteConnection {
         if status == SQLITE_NOTADB {
             throw RolloutStoreError.storage(
                 StoreFailure(
-                    .other,
+                    .notAStore,
                     "\(path) is not a rollout store (SQLite: \(message)); give the store's file, "
                         + "or a new file ending in .sqlite, .sqlite3 or .db"))
         }

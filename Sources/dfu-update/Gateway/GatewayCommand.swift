@@ -144,9 +144,11 @@ struct GatewayCommand: ContractCommand, OptionChecks {
     }
 
     /// The store refuses this gateway (a password, a grant, the schema, TLS): waiting, or a
-    /// restart, does not cure it, so the exit says the configuration must change.
+    /// restart, does not cure it, so the exit says the configuration must change. A file that
+    /// is no store is a mistaken `--store`, as for every rollout command.
     static func refused(_ failure: StoreFailure) -> CommandFailure {
-        CommandFailure(
+        if failure.kind == .notAStore { return CommandFailure(RolloutStoreError.storage(failure)) }
+        return CommandFailure(
             errorClass: "store_error", message: RolloutStoreError.storage(failure).description,
             exitCode: .configuration)
     }

@@ -23,6 +23,8 @@ extension CommandFailure {
                 usage: "another gateway named \(name) is running on this store (last heard from "
                     + "\(RolloutStatusCommand.timestamp(lastSeen))); give this one another --name, or stop that one",
                 errorClass: "gateway_name_in_use")
+        case .storage(let failure) where failure.kind == .notAStore:
+            self.init(usage: failure.message, errorClass: "not_a_store")
         case .storage:
             self.init(errorClass: "store_error", message: said, exitCode: .updateFailed)
         }
