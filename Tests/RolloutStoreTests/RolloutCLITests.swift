@@ -114,7 +114,7 @@ final class RolloutCLITests: XCTestCase {
         XCTAssertEqual(
             try resumed.object.object("error").string("message"),
             "a rollout that is cancelled cannot be told to resume; a cancelled rollout is not taken back; "
-                + "`rollout create` makes a new one for the devices it left")
+                + "`rollout retry` makes a new one of the devices it left")
     }
 }
 

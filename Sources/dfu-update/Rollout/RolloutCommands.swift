@@ -17,12 +17,14 @@ struct RolloutCommands: AsyncParsableCommand {
               dfu-update rollout list --store postgres://alice@db/fleet
               dfu-update rollout status spring --store postgres://alice@db/fleet --json
               dfu-update rollout pause spring --store postgres://alice@db/fleet
+              dfu-update rollout retry spring --store postgres://alice@db/fleet
               dfu-update rollout serve --store postgres://alice@db/fleet
             """,
         subcommands: [
             RolloutCreateCommand.self, RolloutListCommand.self, RolloutStatusCommand.self,
             RolloutPauseCommand.self,
-            RolloutResumeCommand.self, RolloutCancelCommand.self, RolloutMigrateCommand.self,
+            RolloutResumeCommand.self, RolloutCancelCommand.self, RolloutRetryCommand.self,
+            RolloutMigrateCommand.self,
             RolloutServeCommand.self,
         ])
 }

@@ -38,20 +38,7 @@ struct RolloutCreateCommand: ContractCommand, OptionChecks {
 
     @OptionGroup var logging: LoggingOptions
 
-    func checkOptions() throws {
-        if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("a rollout's name cannot be empty")
-        }
-        // the name is typed again for status, pause and cancel, and printed one per line
-        if name.trimmingCharacters(in: .whitespaces) != name {
-            throw ValidationError("the rollout name '\(name)' has spaces around it; give it without them")
-        }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw ValidationError(
-                "the rollout name \(name.debugDescription) holds a control character (a line break, a tab); give a name without one"
-            )
-        }
-    }
+    func checkOptions() throws { try RolloutName.check(name) }
 
     func run() async throws {
         _ = try store.location()  // a mistyped store is a usage error before the inventory is read
@@ -87,24 +74,8 @@ struct RolloutCreateCommand: ContractCommand, OptionChecks {
         let index = try FleetSetup.usage {
             try FleetInventoryIndex(data: bytes, folder: URL(fileURLWithPath: folder))
         }
-        // A device's own package, or the default when no rule could choose another. An address is
-        // stored as BlueZ prints it (upper case), which is how gateways ask for the devices they see.
-        var devices: [RolloutDevice] = []
-        for (number, entry) in inventory.devices.enumerated() {
-            let package = entry.package ?? (inventory.rules.isEmpty ? inventory.defaults.package : nil)
-            // without rules nothing could give it one later: every gateway would fail it
-            if package == nil, inventory.rules.isEmpty {
-                throw CommandFailure(
-                    usage:
-                        "\(url.path): device \(number + 1) (\(entry.device)) has no package, and the inventory has "
-                        + "no rules and no default package; give the entry a \"package\" or the inventory "
-                        + "\"defaults\": {\"package\": …} (docs/fleet.md, \"Rules\")")
-            }
-            devices.append(
-                RolloutDevice(
-                    device: entry.identifier.description, packageSHA256: package.flatMap { digests[$0] },
-                    inventoryEntry: index.entry(of: entry.identifier)))
-        }
+        let devices = try RolloutInventoryDevices.devices(
+            of: inventory, index: index, digests: digests, path: url.path)
         return RolloutSpec(
             name: name, packages: packages, devices: devices, canary: safety.canary,
             maxFailures: safety.maxFailures,

@@ -36,7 +36,10 @@ extension CommandFailure {
         case .completed:
             "every device has its result (`rollout status` shows them); `rollout create` makes a new rollout"
         case .cancelled:
-            "a cancelled rollout is not taken back; `rollout create` makes a new one for the devices it left"
+            "a cancelled rollout is not taken back; `rollout retry` makes a new one of the devices it left"
+        case .halted:
+            "a halted rollout is not resumed; `rollout retry` makes a new one of the devices it left, "
+                + "once what failed is understood"
         default: "`rollout status` shows its state"
         }
     }
