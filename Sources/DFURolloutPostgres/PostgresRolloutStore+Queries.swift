@@ -1,32 +1,26 @@
 import DFURollout
+import DFUSupport
 import PostgresNIO
 
 /// What the operator's and the gateway's calls share: transactions, a rollout's row and state.
 extension PostgresRolloutStore {
     /// Runs `body` in a transaction on a pooled connection, for at most `callTimeout` (while the
     /// server is away the pool would wait for it for about a minute); errors become
-    /// `RolloutStoreError`s.
+    /// `RolloutStoreError`s. The timeout is `withRealTimeout`'s, which abandons a transaction
+    /// that does not end when cancelled: a task group's waits for it, so a call could outlast
+    /// its timeout and hold a gateway's loop.
     func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     )
         async throws -> Result
     {
+        let server = "\(failures.location.host):\(failures.location.port)"
+        let noAnswer = RolloutStoreError.storage(
+            StoreFailure(.unreachable, "no answer from the server at \(server) within \(callTimeout)"))
         do {
-            return try await withThrowingTaskGroup(of: Result.self) { group in
-                group.addTask {
-                    try await self.client.withTransaction(logger: self.logger) { try await body($0) }
-                }
-                group.addTask {
-                    try await Task.sleep(for: self.callTimeout)
-                    throw RolloutStoreError.storage(
-                        StoreFailure(
-                            .unreachable,
-                            "no answer from the server at \(self.failures.location.host):\(self.failures.location.port) within \(self.callTimeout)"
-                        ))
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
+            return try await withRealTimeout(
+                callTimeout, orThrow: { noAnswer },
+                { try await self.client.withTransaction(logger: self.logger) { try await body($0) } })
         } catch {
             throw failures.storeError(error, logger: logger)
         }

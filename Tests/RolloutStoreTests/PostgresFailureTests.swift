@@ -19,6 +19,36 @@ final class PostgresFailureTests: PostgresTestCase {
         XCTAssertTrue(failure.message.contains("start the PostgreSQL server"), failure.message)
     }
 
+    /// A server that stops answering (hung, or a network that drops every packet) with the
+    /// connection open: each call is an outage within the store's call timeout. The caller (a
+    /// gateway's loop) is not held until the server answers again.
+    func testAServerThatStopsAnsweringIsAnOutageWithinTheCallTimeout() async throws {
+        let store = try await PostgresRolloutStore.connect(
+            to: backend.server.location, password: backend.server.password, callTimeout: .seconds(1))
+        _ = try await store.rollouts()  // the pool holds an open connection now
+        let frozen = try backend.server.freeze()
+        // thawed after a while even if the call waits for the server, so that the test fails
+        // rather than hangs
+        let thawing = Task {
+            try? await Task.sleep(for: .seconds(10))
+            ScratchPostgres.thaw(frozen)
+        }
+        let start = ContinuousClock.now
+        do {
+            _ = try await store.rollouts()
+            XCTFail("a frozen server answered")
+        } catch RolloutStoreError.storage(let failure) {
+            XCTAssertEqual(failure.kind, .unreachable)
+            XCTAssertTrue(failure.message.contains("no answer from the server at"), failure.message)
+        }
+        let waited = ContinuousClock.now - start
+        thawing.cancel()
+        ScratchPostgres.thaw(frozen)
+        XCTAssertLessThan(waited, .seconds(8), "the call waited for the server")
+        _ = try await store.rollouts()
+        try await store.close()
+    }
+
     func testAnUnknownHostSaysToCheckTheHostName() async throws {
         var location = backend.server.location
         location.host = "no-such-store.invalid"

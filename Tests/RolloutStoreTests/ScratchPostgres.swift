@@ -42,6 +42,32 @@ final class ScratchPostgres: Sendable {
 
     func start() async throws { try await Self.script("start", directory) }
 
+    /// Freezes the server (SIGSTOP to its postmaster and every process it started): its
+    /// sockets stay open and nothing answers, as with a server hung or a network that drops
+    /// packets; `thaw` (SIGCONT) lets it go on. Returns the processes frozen.
+    func freeze() throws -> [pid_t] {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
+        let text = try String(contentsOf: pidFile, encoding: .utf8)
+        guard let postmaster = text.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
+            throw ScratchPostgresError(description: "no pid in \(pidFile.path)")
+        }
+        let children = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry in
+            pid_t(entry).flatMap { pid in
+                // the parent pid is the second field after the command, which is in parentheses
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+                let fields = stat.flatMap { $0.split(separator: ")").last }?.split(separator: " ")
+                return fields.flatMap { $0.count > 1 ? pid_t($0[1]) : nil } == postmaster ? pid : nil
+            }
+        }
+        let frozen = [postmaster] + children
+        for pid in frozen { kill(pid, SIGSTOP) }
+        return frozen
+    }
+
+    static func thaw(_ frozen: [pid_t]) {
+        for pid in frozen { kill(pid, SIGCONT) }
+    }
+
     /// Stops the server if this process started it (SIGINT to the pid in its postmaster.pid,
     /// then up to 30 s for it to end), and removes its directory.
     func stopIfOwned() {
