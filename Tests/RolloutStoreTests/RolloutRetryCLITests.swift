@@ -9,13 +9,11 @@ import XCTest
 final class RolloutRetryCLITests: XCTestCase {
     func testARetryWaitsUntilNoGatewayMayUpdateTheDevices() async throws {
         let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 3)
-        let created = try await RolloutCLI.run(["create", "spring", inventory, "--store", store])
-        XCTAssertEqual(created.status, 0)
+        try await succeeds(["create", "spring", inventory, "--store", store])
 
-        let active = try await RolloutCLI.run(["retry", "spring", "--store", store])
-        XCTAssertEqual(active.status, 64)
+        let whileActive = try await refusal(["retry", "spring", "--store", store])
         XCTAssertEqual(
-            try active.object.object("error").string("message"),
+            whileActive,
             "rollout spring is active: its gateways may still update its devices; "
                 + "`rollout cancel spring` first, or wait until it completes")
 
@@ -25,12 +23,10 @@ final class RolloutRetryCLITests: XCTestCase {
             "spring", for: "hall-a", among: nil, limit: 2, lease: .seconds(60))
         XCTAssertEqual(claims.count, 2)
         try await gateway.report(claims[0], DeviceOutcome(result: .completed))
-        let cancelled = try await RolloutCLI.run(["cancel", "spring", "--store", store])
-        XCTAssertEqual(cancelled.status, 0)
-        let held = try await RolloutCLI.run(["retry", "spring", "--store", store])
-        XCTAssertEqual(held.status, 64)
+        try await succeeds(["cancel", "spring", "--store", store])
+        let whileHeld = try await refusal(["retry", "spring", "--store", store])
         XCTAssertEqual(
-            try held.object.object("error").string("message"),
+            whileHeld,
             "a gateway still holds 1 device of rollout spring (\(claims[1].device)); "
                 + "retry once its updates end (`rollout status spring`)")
 
@@ -51,11 +47,22 @@ final class RolloutRetryCLITests: XCTestCase {
         XCTAssertEqual(autumn.summary.state, .active)
         XCTAssertEqual(entries?.entries.count, 2, "each device keeps its entry, as `rollout create` keeps it")
 
-        let twice = try await RolloutCLI.run(["retry", "spring", "--store", store])
-        XCTAssertEqual(twice.status, 64)
+        let twice = try await refusal(["retry", "spring", "--store", store])
         XCTAssertTrue(
-            try twice.object.object("error").string("message").hasPrefix(
+            twice.hasPrefix(
                 "rollout autumn (active) has \(claims[1].device) and others of rollout spring still to update"
             ))
+    }
+
+    private func succeeds(_ arguments: [String]) async throws {
+        let output = try await RolloutCLI.run(arguments)
+        XCTAssertEqual(output.status, 0, "\(arguments)")
+    }
+
+    /// The message of a `rollout` command that must be refused as a usage error.
+    private func refusal(_ arguments: [String]) async throws -> String {
+        let refused = try await RolloutCLI.run(arguments)
+        XCTAssertEqual(refused.status, 64, "\(arguments)")
+        return try refused.object.object("error").string("message")
     }
 }
