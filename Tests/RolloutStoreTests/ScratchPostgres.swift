@@ -46,10 +46,8 @@ final class ScratchPostgres: Sendable {
     /// sockets stay open and nothing answers, as with a server hung or a network that drops
     /// packets; `thaw` (SIGCONT) lets it go on. Returns the processes frozen.
     func freeze() throws -> [pid_t] {
-        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
-        let text = try String(contentsOf: pidFile, encoding: .utf8)
-        guard let postmaster = text.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
-            throw ScratchPostgresError(description: "no pid in \(pidFile.path)")
+        guard let postmaster = postmasterPID() else {
+            throw ScratchPostgresError(description: "no server runs in \(directory.path)")
         }
         let children = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry in
             pid_t(entry).flatMap { pid in
@@ -72,13 +70,17 @@ final class ScratchPostgres: Sendable {
     /// then up to 30 s for it to end), and removes its directory.
     func stopIfOwned() {
         guard ownsServer else { return }
-        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
-        if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-            let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), kill(pid, SIGINT) == 0
-        {
+        if let pid = postmasterPID(), kill(pid, SIGINT) == 0 {
             for _ in 0..<300 where kill(pid, 0) == 0 { usleep(100_000) }
         }
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The server's pid, from the first line of its postmaster.pid; nil when none runs.
+    private func postmasterPID() -> pid_t? {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
+        let text = try? String(contentsOf: pidFile, encoding: .utf8)
+        return text?.split(separator: "\n").first.flatMap { pid_t($0) }
     }
 
     /// Runs `scripts/scratch-postgres.sh COMMAND DIRECTORY` to its end (at most 90 s).

@@ -20,7 +20,7 @@ struct RolloutRetry {
     /// Reads `name`, or throws a usage error saying why it cannot be retried now.
     static func read(_ name: String, from store: any RolloutStore) async throws -> RolloutRetry {
         let summary = try await store.summary(of: name)
-        guard !summary.state.takesClaims, summary.state != .paused else {
+        guard !Self.takesClaimsNowOrLater(summary.state) else {
             throw CommandFailure(
                 usage:
                     "rollout \(name) is \(summary.state.rawValue): its gateways may still update its devices; "
@@ -64,6 +64,11 @@ struct RolloutRetry {
             summary: summary, left: left, failed: failed, packages: packages, inventory: inventory)
     }
 
+    /// Whether gateways claim the rollout's devices, or will once it is resumed.
+    private static func takesClaimsNowOrLater(_ state: RolloutState) -> Bool {
+        state.takesClaims || state == .paused
+    }
+
     /// Throws when another rollout that takes claims, or will again (active or paused), has one
     /// of `left` without a result: two rollouts would update that device at once.
     private static func refuseOverlap(
@@ -71,7 +76,7 @@ struct RolloutRetry {
     ) async throws {
         for other in try await store.rollouts() where other != name {
             let state = try await store.summary(of: other).state
-            guard state == .active || state == .paused else { continue }
+            guard Self.takesClaimsNowOrLater(state) else { continue }
             let open = try await store.devices(of: other, named: left).filter { $0.result == nil }
             if let first = open.first {
                 throw CommandFailure(
