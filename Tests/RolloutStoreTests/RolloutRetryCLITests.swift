@@ -54,6 +54,30 @@ final class RolloutRetryCLITests: XCTestCase {
             ))
     }
 
+    /// A gateway still updating one of the devices for another rollout, cancelled or halted,
+    /// keeps the retry back too.
+    func testARetryWaitsForAnUpdateAnotherRolloutHasInProgress() async throws {
+        let (_, inventory, store) = try RolloutCLI.workspace(self, devices: 2)
+        try await succeeds(["create", "spring", inventory, "--store", store])
+        try await succeeds(["create", "summer", inventory, "--store", store])
+        let gateway = try EmbeddedRolloutStore(path: store)
+        let claims = try await gateway.claim(
+            "summer", for: "hall-a", among: nil, limit: 1, lease: .seconds(60))
+        XCTAssertEqual(claims.count, 1)
+        try await succeeds(["cancel", "summer", "--store", store])
+        try await succeeds(["cancel", "spring", "--store", store])
+
+        let whileHeld = try await refusal(["retry", "spring", "--store", store])
+        XCTAssertEqual(
+            whileHeld,
+            "rollout summer (cancelled) has \(claims[0].device) of rollout spring still to update; "
+                + "retry once its updates end (`rollout status summer`)")
+
+        try await gateway.report(claims[0], DeviceOutcome(result: .aborted, error: "cancelled"))
+        await gateway.close()
+        try await succeeds(["retry", "spring", "--store", store])
+    }
+
     private func succeeds(_ arguments: [String]) async throws {
         let output = try await RolloutCLI.run(arguments)
         XCTAssertEqual(output.status, 0, "\(arguments)")

@@ -69,20 +69,26 @@ struct RolloutRetry {
         state.takesClaims || state == .paused
     }
 
-    /// Throws when another rollout that takes claims, or will again (active or paused), has one
-    /// of `left` without a result: two rollouts would update that device at once.
+    /// Throws when another rollout may update one of `left`: one that takes claims, or will
+    /// again (active or paused), has it without a result, or a gateway holds it for any other
+    /// rollout (a halted one's updates in progress go on). Two rollouts would update it at once.
     private static func refuseOverlap(
         of left: Set<String>, with name: String, in store: any RolloutStore
     ) async throws {
         for other in try await store.rollouts() where other != name {
             let state = try await store.summary(of: other).state
-            guard Self.takesClaimsNowOrLater(state) else { continue }
-            let open = try await store.devices(of: other, named: left).filter { $0.result == nil }
+            let claims = takesClaimsNowOrLater(state)
+            let open = try await store.devices(of: other, named: left).filter {
+                $0.held || (claims && $0.result == nil)
+            }
             if let first = open.first {
                 throw CommandFailure(
                     usage:
                         "rollout \(other) (\(state.rawValue)) has \(first.device)\(open.count > 1 ? " and others" : "") "
-                        + "of rollout \(name) still to update; retry once it ends, or `rollout cancel \(other)`"
+                        + "of rollout \(name) still to update; "
+                        + (claims
+                            ? "retry once it ends, or `rollout cancel \(other)`"
+                            : "retry once its updates end (`rollout status \(other)`)")
                 )
             }
         }
